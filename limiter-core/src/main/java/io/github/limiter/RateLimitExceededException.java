@@ -1,0 +1,77 @@
+package io.github.limiter;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Thrown when a call exceeds its rate limit. In a servlet web application the starter answers it
+ * with HTTP 429, a {@code Retry-After} header and an RFC 9457 problem detail, unless the
+ * application handles it itself.
+ *
+ * @since 0.1.0
+ */
+public class RateLimitExceededException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String limitId;
+
+    private final String key;
+
+    private final transient Decision decision;
+
+    /**
+     * Creates an exception for a rejected decision.
+     * @param limitId the id of the limit that rejected the call
+     * @param key the resolved key the limit counted, the empty string for a shared counter
+     * @param decision the rejecting decision
+     */
+    public RateLimitExceededException(String limitId, String key, Decision decision) {
+        super("Rate limit '" + limitId + "' exceeded for key '" + key + "': " + decision.limit()
+                + " calls per window; retry after " + decision.retryAfter().toMillis() + " ms");
+        this.limitId = Objects.requireNonNull(limitId, "limitId must not be null");
+        this.key = Objects.requireNonNull(key, "key must not be null");
+        this.decision = decision;
+    }
+
+    /**
+     * Returns the id of the limit that rejected the call.
+     * @return the limit id, such as {@code "AnswerController.answer"}
+     */
+    public String getLimitId() {
+        return this.limitId;
+    }
+
+    /**
+     * Returns the resolved key the limit counted.
+     * @return the key, such as a user id; the empty string for a counter shared by every caller
+     */
+    public String getKey() {
+        return this.key;
+    }
+
+    /**
+     * Returns the calls allowed per window.
+     * @return the limit
+     */
+    public long getLimit() {
+        return this.decision.limit();
+    }
+
+    /**
+     * Returns how long the caller should wait before trying again.
+     * @return the time until the limit allows calls again
+     */
+    public Duration getRetryAfter() {
+        return this.decision.retryAfter();
+    }
+
+    /**
+     * Returns the decision that rejected the call.
+     * @return the decision
+     */
+    public Decision getDecision() {
+        return this.decision;
+    }
+
+}

@@ -1,0 +1,70 @@
+package io.github.limiter.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Limits how often a method may be called per key, across every application instance that shares
+ * the Redis.
+ *
+ * <pre class="code">
+ * &#64;RateLimit(key = "#userId", window = "60s", max = 20)
+ * public Answer answer(long questionId, String userId) { ... }
+ * </pre>
+ *
+ * <p>Applies to public methods of Spring beans, whether proxied through an interface or through
+ * their class. On a class, it applies to every public method, each with its own counter. A method's
+ * own annotation wins over its class's.
+ *
+ * <p>A call over the limit throws {@link io.github.limiter.RateLimitExceededException}. Invalid
+ * attributes fail the application start with a message naming the class, method, attribute and
+ * value.
+ *
+ * @since 0.1.0
+ */
+@Target({ ElementType.METHOD, ElementType.TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@Documented
+public @interface RateLimit {
+
+    /**
+     * A SpEL expression for the key counted, evaluated on each call. Method arguments are available
+     * by name ({@code #userId}, {@code #form.user.id}) and by position ({@code #p0}, {@code #a0}),
+     * all arguments as {@code #args}, the method as {@code #method}, and beans as
+     * {@code @beanName}. The empty string (the default) means one counter shared by every caller.
+     * An expression that evaluates to {@code null} or a blank string rejects the call with an
+     * {@link IllegalStateException}.
+     * @return the key expression
+     */
+    String key() default "";
+
+    /**
+     * The window's length: a number with a unit ({@code "500ms"}, {@code "60s"}, {@code "1m"},
+     * {@code "2h"}, {@code "1d"}) or an ISO-8601 duration ({@code "PT1M"}). At least one
+     * millisecond.
+     * @return the window
+     */
+    String window() default "";
+
+    /**
+     * The calls allowed per key and window, at least 1. The call after the {@code max}-th in a
+     * window is rejected.
+     * @return the limit
+     */
+    long max() default -1;
+
+    /**
+     * The limit's id, which names it in Redis keys, exceptions and logs. Defaults to
+     * {@code SimpleClassName.methodName}; set it to share one counter between methods or to tell
+     * apart classes with the same simple name. Not blank, and without {@code '{'}, {@code '}'},
+     * {@code ':'} or whitespace.
+     * @return the limit id, or the empty string for the default
+     */
+    String name() default "";
+
+}

@@ -1,0 +1,101 @@
+package io.github.limiter.aop;
+
+import java.lang.reflect.Method;
+import java.util.function.Supplier;
+
+import io.github.limiter.RateLimiter;
+import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.key.KeyExpressions;
+import org.aopalliance.aop.Advice;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.Pointcut;
+import org.springframework.aop.support.AbstractPointcutAdvisor;
+import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.annotation.AnnotationUtils;
+
+/**
+ * The advisor that applies {@link RateLimit @RateLimit} to Spring beans. Any auto-proxy creator in
+ * the context picks it up; the starter registers both.
+ *
+ * <p>Matching a bean's methods resolves and validates their limits, so an invalid annotation fails
+ * the bean's creation, and so the application's start, with an {@link InvalidRateLimitException}.
+ *
+ * <p>It runs at order {@value #DEFAULT_ORDER}: after Spring Security's method authorization
+ * (orders 100 to 600), before transactions and other advice at the default lowest precedence, so a
+ * rejected call opens no transaction.
+ *
+ * @since 0.1.0
+ */
+public class RateLimitAdvisor extends AbstractPointcutAdvisor {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The advisor's default order. */
+    public static final int DEFAULT_ORDER = 1000;
+
+    private final transient LimitSpecs specs;
+
+    private final transient Advice advice;
+
+    private final transient Pointcut pointcut;
+
+    /**
+     * Creates the advisor.
+     * @param rateLimiter supplies the limiter on first use, so creating the advisor early does not
+     * create the Redis connection early
+     * @param beanFactory resolves {@code @beanName} in key expressions; may be {@code null}
+     */
+    public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory) {
+        this.specs = new LimitSpecs(new KeyExpressions(beanFactory));
+        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter));
+        this.pointcut = new RateLimitPointcut(this.specs);
+        setOrder(DEFAULT_ORDER);
+    }
+
+    @Override
+    public Pointcut getPointcut() {
+        return this.pointcut;
+    }
+
+    @Override
+    public Advice getAdvice() {
+        return this.advice;
+    }
+
+    private static Supplier<RateLimiter> memoize(Supplier<RateLimiter> supplier) {
+        return new Supplier<>() {
+
+            private volatile @Nullable RateLimiter instance;
+
+            @Override
+            public RateLimiter get() {
+                RateLimiter limiter = this.instance;
+                if (limiter == null) {
+                    limiter = supplier.get();
+                    this.instance = limiter;
+                }
+                return limiter;
+            }
+
+        };
+    }
+
+    private static final class RateLimitPointcut extends StaticMethodMatcherPointcut {
+
+        private final LimitSpecs specs;
+
+        RateLimitPointcut(LimitSpecs specs) {
+            this.specs = specs;
+            setClassFilter(candidate -> AnnotationUtils.isCandidateClass(candidate, RateLimit.class));
+        }
+
+        @Override
+        public boolean matches(Method method, Class<?> targetClass) {
+            return this.specs.find(method, targetClass) != null;
+        }
+
+    }
+
+}

@@ -1,0 +1,89 @@
+package io.github.limiter.key;
+
+import java.lang.reflect.Method;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.BeanResolver;
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
+import org.springframework.util.ObjectUtils;
+
+/**
+ * A parsed key expression that resolves the key of one call.
+ *
+ * <p>Internal API; it may change in any release.
+ */
+public sealed interface KeyExpression {
+
+    /** The key of a limit shared by every caller: always the empty string. */
+    KeyExpression SHARED = new Shared();
+
+    /**
+     * Resolves the key of one call.
+     * @param method the method called, as declared by the target class
+     * @param args the call's arguments
+     * @return the key, the empty string for a shared limit
+     * @throws IllegalStateException if the expression evaluates to {@code null} or a blank string
+     * @throws EvaluationException if the expression fails
+     */
+    String resolve(Method method, @Nullable Object[] args);
+
+    /**
+     * Returns the expression as written.
+     * @return the SpEL text, empty for a shared limit
+     */
+    String text();
+
+    /** A limit shared by every caller. */
+    record Shared() implements KeyExpression {
+
+        @Override
+        public String resolve(Method method, @Nullable Object[] args) {
+            return "";
+        }
+
+        @Override
+        public String text() {
+            return "";
+        }
+
+    }
+
+    /**
+     * A SpEL key: arguments by name and position, {@code #args}, {@code #method} and
+     * {@code @beanName}.
+     *
+     * @param text the expression as written
+     * @param expression the parsed expression
+     * @param parameterNames discovers argument names
+     * @param beanResolver resolves {@code @beanName}, if any
+     */
+    record Spel(String text, Expression expression, ParameterNameDiscoverer parameterNames,
+            @Nullable BeanResolver beanResolver) implements KeyExpression {
+
+        @Override
+        public String resolve(Method method, @Nullable Object[] args) {
+            MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(args, method, args,
+                    this.parameterNames);
+            context.setVariable("args", args);
+            context.setVariable("method", method);
+            if (this.beanResolver != null) {
+                context.setBeanResolver(this.beanResolver);
+            }
+            Object value = this.expression.getValue(context);
+            String key = (value != null) ? ObjectUtils.nullSafeToString(value) : null;
+            if (key == null || key.isBlank()) {
+                throw new IllegalStateException("Rate limit key '" + this.text + "' of "
+                        + method.getDeclaringClass().getSimpleName() + "." + method.getName()
+                        + " evaluated to " + ((value == null) ? "null" : "a blank string")
+                        + "; the call is rejected because it cannot be counted");
+            }
+            return key;
+        }
+
+    }
+
+}

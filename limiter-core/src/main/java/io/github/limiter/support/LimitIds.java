@@ -1,0 +1,36 @@
+package io.github.limiter.support;
+
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Checks limit ids. A limit id is not blank and has no {@code '{'}, {@code '}'}, {@code ':'} or
+ * whitespace, so it can neither break a Redis hash tag nor be confused with the key that follows
+ * it.
+ *
+ * <p>Internal API; it may change in any release.
+ */
+public final class LimitIds {
+
+    private static final Pattern INVALID_CHARS = Pattern.compile("[{}:\\s]");
+
+    private LimitIds() {
+    }
+
+    /**
+     * Returns why {@code limitId} cannot be used, or {@code null} if it can.
+     * @param limitId the candidate limit id
+     * @return the problem, or {@code null}
+     */
+    public static @Nullable String problemWith(String limitId) {
+        if (limitId.isBlank()) {
+            return "must not be blank";
+        }
+        if (INVALID_CHARS.matcher(limitId).find()) {
+            return "must not contain '{', '}', ':' or whitespace";
+        }
+        return null;
+    }
+
+}

@@ -1,0 +1,375 @@
+package io.github.limiter.aop;
+
+import java.util.List;
+import java.util.UUID;
+
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimiter;
+import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+@WithRedis
+class RateLimitAdvisorIntegrationTests {
+
+    private static LettuceConnectionFactory connectionFactory;
+
+    private static StringRedisTemplate redis;
+
+    private AnnotationConfigApplicationContext context;
+
+    private String prefix;
+
+    @BeforeAll
+    static void connect(EmbeddedRedis server) {
+        connectionFactory = server.newConnectionFactory();
+        redis = new StringRedisTemplate(connectionFactory);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        connectionFactory.destroy();
+    }
+
+    @AfterEach
+    void close() {
+        if (this.context != null) {
+            this.context.close();
+        }
+    }
+
+    @Test
+    void limitsAMethodOfAClassProxiedWithCglib() {
+        Answers answers = start(Answers.class).getBean(Answers.class);
+        assertThat(AopUtils.isCglibProxy(answers)).isTrue();
+        assertThat(answers.answer(1, "alice")).isEqualTo("answer 1");
+        assertThat(answers.answer(2, "alice")).isEqualTo("answer 2");
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> answers.answer(3, "alice"))
+            .satisfies(ex -> {
+                assertThat(ex.getLimitId()).isEqualTo("Answers.answer");
+                assertThat(ex.getKey()).isEqualTo("alice");
+                assertThat(ex.getLimit()).isEqualTo(2);
+                assertThat(ex.getRetryAfter()).isPositive();
+            });
+        assertThat(answers.answer(4, "bob")).isEqualTo("answer 4");
+        assertThat(answers.calls()).isEqualTo(3);
+        assertThat(redis.hasKey(this.prefix + "{Answers.answer:alice}")).isTrue();
+    }
+
+    @Test
+    void limitsAMethodOfABeanProxiedThroughItsInterface() {
+        Greeter greeter = start(PoliteGreeter.class).getBean(Greeter.class);
+        assertThat(AopUtils.isJdkDynamicProxy(greeter)).isTrue();
+        assertThat(greeter.greet("alice")).isEqualTo("hello alice");
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> greeter.greet("alice"))
+            .satisfies(ex -> assertThat(ex.getLimitId()).isEqualTo("PoliteGreeter.greet"));
+        assertThat(greeter.greet("bob")).isEqualTo("hello bob");
+    }
+
+    @Test
+    void classLevelAnnotationGivesEveryPublicMethodItsOwnCounter() {
+        Reports reports = start(Reports.class).getBean(Reports.class);
+        assertThat(reports.daily()).isEqualTo("daily");
+        assertThat(reports.weekly()).isEqualTo("weekly");
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(reports::daily);
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(reports::weekly);
+        assertThat(reports.unlimited()).isEqualTo("twice");
+        assertThat(reports.unlimited()).isEqualTo("twice");
+        assertThat(redis.hasKey(this.prefix + "{Reports.daily}")).isTrue();
+        assertThat(redis.hasKey(this.prefix + "{Reports.weekly}")).isTrue();
+        assertThat(redis.hasKey(this.prefix + "{Reports.unlimited}")).isTrue();
+        assertThat(reports.toString()).startsWith("Reports");
+    }
+
+    @Test
+    void keysSeeArgumentsByNameNestedPropertiesPositionsArgsMethodAndBeans() {
+        Keys keys = start(Keys.class).getBean(Keys.class);
+        keys.byName("alice");
+        keys.nested(new Form(new User("u-7")));
+        keys.byPosition("p", "q");
+        keys.byArgs("x", "y");
+        keys.byMethod();
+        keys.byBean();
+        assertThat(redis.hasKey(this.prefix + "{Keys.byName:alice}")).isTrue();
+        assertThat(redis.hasKey(this.prefix + "{Keys.nested:u-7}")).isTrue();
+        assertThat(redis.hasKey(this.prefix + "{Keys.byPosition:q}")).isTrue();
+        assertThat(redis.hasKey(this.prefix + "{Keys.byArgs:y}")).isTrue();
+        assertThat(redis.hasKey(this.prefix + "{Keys.byMethod:byMethod}")).isTrue();
+        assertThat(redis.hasKey(this.prefix + "{Keys.byBean:acme}")).isTrue();
+    }
+
+    @Test
+    void aKeyThatEvaluatesToNullOrBlankRejectsTheCallWithoutCallingTheMethod() {
+        Keys keys = start(Keys.class).getBean(Keys.class);
+        assertThatIllegalStateException().isThrownBy(() -> keys.byName(null))
+            .withMessageContaining("'#user'")
+            .withMessageContaining("evaluated to null");
+        assertThatIllegalStateException().isThrownBy(() -> keys.byName("  "))
+            .withMessageContaining("evaluated to a blank string");
+        assertThat(keys.calls()).isZero();
+    }
+
+    @Test
+    void aNameSharesOneCounterBetweenMethods() {
+        Shared shared = start(Shared.class).getBean(Shared.class);
+        shared.first();
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(shared::second)
+            .satisfies(ex -> assertThat(ex.getLimitId()).isEqualTo("exports"));
+    }
+
+    @Test
+    void unparseableWindowFailsTheStart() {
+        assertStartFails(BadWindow.class, "window", "BadWindow.call(String)", "window = 'soon' is not a duration");
+    }
+
+    @Test
+    void windowUnderOneMillisecondFailsTheStart() {
+        assertStartFails(TinyWindow.class, "window", "TinyWindow.call()", "window = '0ms' is under 1 ms");
+    }
+
+    @Test
+    void maxBelowOneFailsTheStart() {
+        assertStartFails(ZeroMax.class, "max", "ZeroMax.call()", "max = '0' must be at least 1");
+    }
+
+    @Test
+    void missingMaxFailsTheStart() {
+        assertStartFails(NoMax.class, "max", "NoMax.call()", "max = '-1' is not set");
+    }
+
+    @Test
+    void spelSyntaxErrorFailsTheStart() {
+        assertStartFails(BadKey.class, "key", "BadKey.call(String)", "key = '#user +' is not a valid SpEL expression");
+    }
+
+    @Test
+    void invalidNameFailsTheStart() {
+        assertStartFails(BadName.class, "name", "BadName.call()", "name = 'a:b' must not contain");
+    }
+
+    private void assertStartFails(Class<?> bean, String attribute, String method, String message) {
+        Throwable failure = catchThrowable(() -> start(bean));
+        InvalidRateLimitException invalid = null;
+        for (Throwable cause = failure; cause != null && invalid == null; cause = cause.getCause()) {
+            invalid = (cause instanceof InvalidRateLimitException ex) ? ex : null;
+        }
+        assertThat(invalid).as("InvalidRateLimitException in %s", failure).isNotNull();
+        assertThat(invalid.getAttribute()).isEqualTo(attribute);
+        assertThat(invalid.getMessage()).startsWith("Invalid @RateLimit on ")
+            .contains(RateLimitAdvisorIntegrationTests.class.getName() + "$" + method)
+            .contains(message);
+        // The start failure's own message carries it too, so the log shows it without digging.
+        assertThat(failure.getMessage()).contains(message);
+    }
+
+    private AnnotationConfigApplicationContext start(Class<?>... beans) {
+        this.prefix = "test-" + UUID.randomUUID() + ":";
+        AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+        context.getBeanFactory().registerSingleton("rateLimiter", new RedisRateLimiter(redis, this.prefix));
+        context.register(AdvisorConfig.class);
+        context.registerBean("tenant", Tenant.class);
+        context.register(beans);
+        this.context = context;
+        context.refresh();
+        return context;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class AdvisorConfig {
+
+        @Bean
+        static DefaultAdvisorAutoProxyCreator autoProxyCreator() {
+            return new DefaultAdvisorAutoProxyCreator();
+        }
+
+        @Bean
+        static RateLimitAdvisor rateLimitAdvisor(BeanFactory beanFactory) {
+            return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory);
+        }
+
+    }
+
+    static class Answers {
+
+        private int calls;
+
+        @RateLimit(key = "#userId", window = "60s", max = 2)
+        public String answer(long questionId, String userId) {
+            this.calls++;
+            return "answer " + questionId;
+        }
+
+        public int calls() {
+            return this.calls;
+        }
+
+    }
+
+    interface Greeter {
+
+        String greet(String user);
+
+    }
+
+    static class PoliteGreeter implements Greeter {
+
+        @Override
+        @RateLimit(key = "#user", window = "PT1M", max = 1)
+        public String greet(String user) {
+            return "hello " + user;
+        }
+
+    }
+
+    @RateLimit(window = "1h", max = 1)
+    static class Reports {
+
+        public String daily() {
+            return "daily";
+        }
+
+        public String weekly() {
+            return "weekly";
+        }
+
+        @RateLimit(window = "1h", max = 5)
+        public String unlimited() {
+            return "twice";
+        }
+
+        @Override
+        public String toString() {
+            return "Reports";
+        }
+
+    }
+
+    record User(String id) {
+    }
+
+    record Form(User user) {
+    }
+
+    static class Tenant {
+
+        public String name() {
+            return "acme";
+        }
+
+    }
+
+    static class Keys {
+
+        private int calls;
+
+        @RateLimit(key = "#user", window = "1m", max = 5)
+        public void byName(String user) {
+            this.calls++;
+        }
+
+        public int calls() {
+            return this.calls;
+        }
+
+        @RateLimit(key = "#form.user.id", window = "1m", max = 5)
+        public void nested(Form form) {
+        }
+
+        @RateLimit(key = "#p1", window = "1m", max = 5)
+        public void byPosition(String first, String second) {
+        }
+
+        @RateLimit(key = "#args[1]", window = "1m", max = 5)
+        public void byArgs(String first, String second) {
+        }
+
+        @RateLimit(key = "#method.name", window = "1m", max = 5)
+        public void byMethod() {
+        }
+
+        @RateLimit(key = "@tenant.name()", window = "1m", max = 5)
+        public void byBean() {
+        }
+
+    }
+
+    static class Shared {
+
+        @RateLimit(name = "exports", window = "1m", max = 1)
+        public void first() {
+        }
+
+        @RateLimit(name = "exports", window = "1m", max = 1)
+        public void second() {
+        }
+
+    }
+
+    static class BadWindow {
+
+        @RateLimit(key = "#user", window = "soon", max = 1)
+        public void call(String user) {
+        }
+
+    }
+
+    static class TinyWindow {
+
+        @RateLimit(window = "0ms", max = 1)
+        public void call() {
+        }
+
+    }
+
+    static class ZeroMax {
+
+        @RateLimit(window = "1s", max = 0)
+        public void call() {
+        }
+
+    }
+
+    static class NoMax {
+
+        @RateLimit(window = "1s")
+        public void call() {
+        }
+
+    }
+
+    static class BadKey {
+
+        @RateLimit(key = "#user +", window = "1s", max = 1)
+        public void call(String user) {
+        }
+
+    }
+
+    static class BadName {
+
+        @RateLimit(name = "a:b", window = "1s", max = 1)
+        public void call() {
+        }
+
+    }
+
+}

@@ -1,0 +1,38 @@
+package io.github.limiter.support;
+
+import java.time.Duration;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class WindowsTests {
+
+    @ParameterizedTest
+    @CsvSource({ "500ms, PT0.5S", "60s, PT1M", "1m, PT1M", "2h, PT2H", "1d, PT24H", "PT1M, PT1M", "pt90s, PT1M30S",
+            "' 15s ', PT15S", "1MS, PT0.001S" })
+    void parsesUnitsAndIso(String text, Duration expected) {
+        assertThat(Windows.parse(text)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "", "60", "s", "1.5s", "1 m", "10 minutes", "PT", "P1X", "-5s", "1w", "abc" })
+    void rejectsOtherForms(String text) {
+        assertThat(Windows.parse(text)).isNull();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "PT0S", "PT-1S", "PT0.0005S", "PT0.0015S" })
+    void findsProblemsWithTooShortOrFractionalWindows(String iso) {
+        assertThat(Windows.problemWith(Duration.parse(iso))).isNotNull();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "PT0.001S", "PT1M", "P365D" })
+    void acceptsWholeMillisecondWindows(String iso) {
+        assertThat(Windows.problemWith(Duration.parse(iso))).isNull();
+    }
+
+}

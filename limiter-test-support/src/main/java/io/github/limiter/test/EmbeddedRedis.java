@@ -1,0 +1,121 @@
+package io.github.limiter.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+
+import redis.embedded.RedisServer;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A real {@code redis-server} process from the {@code embedded-redis} artifact, on a free loopback
+ * port, with persistence switched off so that nothing is written to the working directory.
+ *
+ * <p>Used by the test extension and by the sample app, which starts one when no Redis is
+ * configured.
+ */
+public final class EmbeddedRedis implements AutoCloseable {
+
+    private static final int START_ATTEMPTS = 3;
+
+    private final RedisServer server;
+
+    private final int port;
+
+    private EmbeddedRedis(RedisServer server, int port) {
+        this.server = server;
+        this.port = port;
+    }
+
+    /**
+     * Starts a Redis server on a free port of {@code 127.0.0.1}.
+     * @return the running server
+     * @throws UncheckedIOException if no server could be started after a few attempts
+     */
+    public static EmbeddedRedis start() {
+        IOException last = null;
+        for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+            int port = freePort();
+            try {
+                RedisServer server = RedisServer.newRedisServer()
+                    .port(port)
+                    .setting("bind 127.0.0.1")
+                    .setting("save \"\"")
+                    .setting("appendonly no")
+                    .build();
+                server.start();
+                return new EmbeddedRedis(server, port);
+            }
+            catch (IOException ex) {
+                // Another process may have taken the port between probing and binding.
+                last = ex;
+            }
+        }
+        throw new UncheckedIOException("Could not start an embedded Redis server", last);
+    }
+
+    /**
+     * Returns the port the server listens on.
+     * @return the port
+     */
+    public int port() {
+        return this.port;
+    }
+
+    /**
+     * Returns the host the server listens on.
+     * @return always {@code 127.0.0.1}
+     */
+    public String host() {
+        return "127.0.0.1";
+    }
+
+    /**
+     * Creates and starts a Lettuce connection factory for this server; the caller destroys it.
+     * @return a started connection factory
+     */
+    public LettuceConnectionFactory newConnectionFactory() {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(host(), this.port));
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+
+    /**
+     * Returns whether the server process is running.
+     * @return {@code true} while the process is alive
+     */
+    public boolean isRunning() {
+        return this.server.isActive();
+    }
+
+    /**
+     * Stops the server process. Calling it again does nothing.
+     */
+    @Override
+    public void close() {
+        try {
+            if (this.server.isActive()) {
+                this.server.stop();
+            }
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("Could not stop the embedded Redis server", ex);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("Could not find a free port", ex);
+        }
+    }
+
+}
