@@ -2,27 +2,22 @@ package io.github.limiter.test;
 
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
-import org.junit.jupiter.api.extension.ExtensionContext.Store;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * JUnit 5 extension that starts one real Redis server per test JVM, the first time a test class
- * asks for it, and stops it when the JVM's tests are done.
+ * JUnit 5 extension that starts one real Redis server per test JVM, the first time it is asked for,
+ * and stops it when the JVM exits.
  *
- * <p>Tests get the server through {@link #redis()} or as an {@link EmbeddedRedis} parameter. Tests
- * share the server, so each test uses its own key prefix or limit id.
+ * <p>Tests get the server through {@link #redis()} (also from a {@code @DynamicPropertySource}
+ * method, whatever the order of extensions) or as an {@link EmbeddedRedis} parameter. Tests share
+ * the server, so each test uses its own key prefix or limit id.
  */
 public final class RedisServerExtension implements BeforeAllCallback, ParameterResolver {
 
-    private static final Namespace NAMESPACE = Namespace.create(RedisServerExtension.class);
-
-    private static volatile EmbeddedRedis shared;
-
     @Override
     public void beforeAll(ExtensionContext context) {
-        redis(context);
+        redis();
     }
 
     @Override
@@ -32,29 +27,28 @@ public final class RedisServerExtension implements BeforeAllCallback, ParameterR
 
     @Override
     public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        return redis(extensionContext);
+        return redis();
     }
 
     /**
-     * Returns the shared server; only valid once the extension has run for the test class.
+     * Returns the server of this test JVM, starting it on first use.
      * @return the running server
-     * @throws IllegalStateException if no test class has started it
      */
     public static EmbeddedRedis redis() {
-        EmbeddedRedis redis = shared;
-        if (redis == null) {
-            throw new IllegalStateException("Redis not started: annotate the test class with @WithRedis");
-        }
-        return redis;
+        return Shared.SERVER;
     }
 
-    private static synchronized EmbeddedRedis redis(ExtensionContext context) {
-        // The root store closes its AutoCloseable values when the whole test plan has run.
-        Store store = context.getRoot().getStore(NAMESPACE);
-        EmbeddedRedis redis = store.computeIfAbsent(EmbeddedRedis.class, type -> EmbeddedRedis.start(),
-                EmbeddedRedis.class);
-        shared = redis;
-        return redis;
+    /** Holds the server; the JVM starts it on first access, once, thread-safely. */
+    private static final class Shared {
+
+        static final EmbeddedRedis SERVER = startWithShutdownHook();
+
+        private static EmbeddedRedis startWithShutdownHook() {
+            EmbeddedRedis server = EmbeddedRedis.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "embedded-redis-shutdown"));
+            return server;
+        }
+
     }
 
 }

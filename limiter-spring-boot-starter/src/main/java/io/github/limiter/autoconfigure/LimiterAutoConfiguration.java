@@ -1,0 +1,27 @@
+package io.github.limiter.autoconfigure;
+
+import io.github.limiter.RateLimiter;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration for limiter: a Redis-backed {@link RateLimiter} when the application has one
+ * {@code RedisConnectionFactory}, and the advisor that applies {@code @RateLimit} whenever there is
+ * a {@link RateLimiter}. Every bean backs off for one the application defines;
+ * {@code limiter.enabled=false} switches it all off.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = DataRedisAutoConfiguration.class)
+@ConditionalOnClass(RateLimiter.class)
+@ConditionalOnBooleanProperty(name = "limiter.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LimiterProperties.class)
+@Import({ RedisRateLimiterConfiguration.class, RateLimitAdvisorConfiguration.class })
+public final class LimiterAutoConfiguration {
+
+}

@@ -1,0 +1,47 @@
+package io.github.limiter.autoconfigure;
+
+import io.github.limiter.RateLimiter;
+import io.github.limiter.aop.RateLimitAdvisor;
+
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.type.AnnotationMetadata;
+
+/**
+ * The advisor that applies {@code @RateLimit}, and an auto-proxy creator to apply it even where
+ * the application switched Boot's AOP auto-configuration off (as {@code @EnableCaching} does).
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBean(RateLimiter.class)
+@Import(RateLimitAdvisorConfiguration.AutoProxyRegistrar.class)
+class RateLimitAdvisorConfiguration {
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static RateLimitAdvisor rateLimitAdvisor(ObjectProvider<RateLimiter> rateLimiter, BeanFactory beanFactory) {
+        // The limiter is looked up on the first limited call: advisors are created before other
+        // beans, and the Redis connection should not be.
+        return new RateLimitAdvisor(rateLimiter::getObject, beanFactory);
+    }
+
+    static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
+
+        @Override
+        public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+            AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+        }
+
+    }
+
+}

@@ -1,0 +1,44 @@
+package io.github.limiter.autoconfigure.web;
+
+import java.time.Duration;
+
+import io.github.limiter.RateLimitExceededException;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Answers a call over its limit with 429. Ordered last, so any handler of the application's own
+ * (in the controller or in an advice) wins.
+ */
+@RestControllerAdvice
+@Order(Ordered.LOWEST_PRECEDENCE)
+class RateLimitExceptionHandler {
+
+    @ExceptionHandler(RateLimitExceededException.class)
+    ResponseEntity<ProblemDetail> handle(RateLimitExceededException ex) {
+        long retryAfterSeconds = retryAfterSeconds(ex.getRetryAfter());
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS,
+                "Rate limit exceeded: at most " + ex.getLimit() + " calls per window. Retry after "
+                        + retryAfterSeconds + " seconds.");
+        problem.setTitle("Too Many Requests");
+        problem.setProperty("limit", ex.getLimit());
+        problem.setProperty("retryAfter", retryAfterSeconds);
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+            .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
+            .body(problem);
+    }
+
+    /** Whole seconds, rounded up so a client that waits that long is allowed, and at least 1. */
+    static long retryAfterSeconds(Duration retryAfter) {
+        long millis = retryAfter.toMillis();
+        return Math.max(1, (millis + 999) / 1000);
+    }
+
+}
