@@ -6,33 +6,87 @@ import java.util.Objects;
 /**
  * The outcome of one rate-limit decision, computed by Redis in a single round trip.
  *
- * @param allowed whether the call may proceed
+ * @param outcome whether the call is allowed, rejected for going past the limit, or rejected
+ * because its key is banned
  * @param limit the calls allowed per window
  * @param count the calls counted in the current window, this one included when allowed
- * @param remaining the calls still allowed in the current window, never negative
- * @param retryAfter how long a rejected caller should wait before trying again;
- * {@link Duration#ZERO} when allowed
+ * @param remaining the calls still allowed in the current window, never negative; 0 while banned
+ * @param retryAfter how long a rejected caller should wait before trying again: the time left in
+ * the window, or on the ban; {@link Duration#ZERO} when allowed
  * @param resetAfter the time left until the current window ends and its count starts again
+ * @param alertRaised whether this call was the first past the limit's alert threshold in its
+ * window; exactly one call per key and window, across all instances, gets {@code true}
+ * @param banStarted whether this call started the key's ban; exactly one call per ban gets
+ * {@code true}
  * @since 0.1.0
  */
-public record Decision(boolean allowed, long limit, long count, long remaining, Duration retryAfter,
-        Duration resetAfter) {
+public record Decision(Outcome outcome, long limit, long count, long remaining, Duration retryAfter,
+        Duration resetAfter, boolean alertRaised, boolean banStarted) {
 
     /**
      * Validates the components.
-     * @param allowed whether the call may proceed
+     * @param outcome the outcome
      * @param limit the calls allowed per window
      * @param count the calls counted in the current window
      * @param remaining the calls still allowed in the current window
      * @param retryAfter the time a rejected caller should wait
      * @param resetAfter the time left in the current window
+     * @param alertRaised whether this call raised the window's alert
+     * @param banStarted whether this call started a ban
      */
     public Decision {
+        Objects.requireNonNull(outcome, "outcome must not be null");
         Objects.requireNonNull(retryAfter, "retryAfter must not be null");
         Objects.requireNonNull(resetAfter, "resetAfter must not be null");
         if (remaining < 0) {
             throw new IllegalArgumentException("remaining must not be negative: " + remaining);
         }
+    }
+
+    /**
+     * Returns a decision that allows a call, with no alert; for {@link RateLimiter}s of your own.
+     * @param limit the calls allowed per window
+     * @param count the calls counted in the window, this one included
+     * @param resetAfter the time left in the window
+     * @return the decision
+     */
+    public static Decision allow(long limit, long count, Duration resetAfter) {
+        return new Decision(Outcome.ALLOWED, limit, count, Math.max(0, limit - count), Duration.ZERO, resetAfter,
+                false, false);
+    }
+
+    /**
+     * Returns whether the call may proceed.
+     * @return {@code true} for {@link Outcome#ALLOWED}
+     */
+    public boolean allowed() {
+        return this.outcome == Outcome.ALLOWED;
+    }
+
+    /**
+     * Returns whether the call was rejected because its key is banned.
+     * @return {@code true} for {@link Outcome#BANNED}
+     */
+    public boolean banned() {
+        return this.outcome == Outcome.BANNED;
+    }
+
+    /**
+     * What a decision says about a call.
+     *
+     * @since 0.1.0
+     */
+    public enum Outcome {
+
+        /** The call may proceed; it was counted. */
+        ALLOWED,
+
+        /** The call would go past the limit; it was rejected and not counted. */
+        REJECTED,
+
+        /** The key is banned; the call was rejected and not counted. */
+        BANNED
+
     }
 
 }

@@ -27,8 +27,11 @@ public class RateLimitExceededException extends RuntimeException {
      * @param decision the rejecting decision
      */
     public RateLimitExceededException(String limitId, String key, Decision decision) {
-        super("Rate limit '" + limitId + "' exceeded for key '" + key + "': " + decision.limit()
-                + " calls per window; retry after " + decision.retryAfter().toMillis() + " ms");
+        super(decision.banned()
+                ? "Rate limit '" + limitId + "': key '" + key + "' is banned; retry after "
+                        + decision.retryAfter().toMillis() + " ms"
+                : "Rate limit '" + limitId + "' exceeded for key '" + key + "': " + decision.limit()
+                        + " calls per window; retry after " + decision.retryAfter().toMillis() + " ms");
         this.limitId = Objects.requireNonNull(limitId, "limitId must not be null");
         this.key = Objects.requireNonNull(key, "key must not be null");
         this.decision = decision;
@@ -60,10 +63,19 @@ public class RateLimitExceededException extends RuntimeException {
 
     /**
      * Returns how long the caller should wait before trying again.
-     * @return the time until the limit allows calls again
+     * @return the time left in the window, or on the ban
      */
     public Duration getRetryAfter() {
         return this.decision.retryAfter();
+    }
+
+    /**
+     * Returns whether the call was rejected because its key is banned, rather than for going past
+     * the limit in its current window.
+     * @return {@code true} for a ban
+     */
+    public boolean isBanned() {
+        return this.decision.banned();
     }
 
     /**

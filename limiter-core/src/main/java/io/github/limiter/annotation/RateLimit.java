@@ -16,6 +16,13 @@ import java.lang.annotation.Target;
  * public Answer answer(long questionId, String userId) { ... }
  * </pre>
  *
+ * <p>Settings can come from a named policy in configuration ({@code limiter.policies.<name>});
+ * an attribute set on the annotation overrides the policy's value:
+ *
+ * <pre class="code">
+ * &#64;RateLimit(policy = "answers", key = "#user.name()")
+ * </pre>
+ *
  * <p>Applies to public methods of Spring beans, whether proxied through an interface or through
  * their class. On a class, it applies to every public method, each with its own counter. A method's
  * own annotation wins over its class's.
@@ -46,17 +53,40 @@ public @interface RateLimit {
     /**
      * The window's length: a number with a unit ({@code "500ms"}, {@code "60s"}, {@code "1m"},
      * {@code "2h"}, {@code "1d"}) or an ISO-8601 duration ({@code "PT1M"}). At least one
-     * millisecond.
-     * @return the window
+     * millisecond. Required, here or in the policy.
+     * @return the window, or the empty string for the policy's
      */
     String window() default "";
 
     /**
      * The calls allowed per key and window, at least 1. The call after the {@code max}-th in a
-     * window is rejected.
-     * @return the limit
+     * window is rejected. Required, here or in the policy.
+     * @return the limit, or -1 for the policy's
      */
     long max() default -1;
+
+    /**
+     * The name of a policy in {@code limiter.policies} to take settings from. Attributes set here
+     * override the policy's.
+     * @return the policy name, or the empty string for none
+     */
+    String policy() default "";
+
+    /**
+     * The count after which the next call in a window publishes one
+     * {@link io.github.limiter.RateLimitAlertEvent}: once per key and window, across all
+     * application instances. Between 1 and {@code max - 1}.
+     * @return the alert threshold, or -1 for the policy's (none without a policy)
+     */
+    long alertAt() default -1;
+
+    /**
+     * How long a key that goes past {@code max} is banned, in the same forms as {@link #window()}.
+     * While banned, every call for the key is rejected without being counted; the call that starts
+     * the ban publishes one {@link io.github.limiter.RateLimitBanEvent}.
+     * @return the ban's length, or the empty string for the policy's (none without a policy)
+     */
+    String banFor() default "";
 
     /**
      * The limit's id, which names it in Redis keys, exceptions and logs. Defaults to

@@ -1,17 +1,15 @@
 package io.github.limiter.aop;
 
-import java.time.Duration;
-
+import io.github.limiter.Limit;
 import io.github.limiter.key.KeyExpression;
 
 /**
- * A method's limit, resolved and validated once from its annotation.
+ * A method's limit, resolved and validated once from its annotation and policy.
  *
  * @param limitId the limit id
  * @param key the parsed key expression
- * @param max the calls allowed per window
- * @param window the window's length
+ * @param limit what the limit allows
  */
-record LimitSpec(String limitId, KeyExpression key, long max, Duration window) {
+record LimitSpec(String limitId, KeyExpression key, Limit limit) {
 
 }

@@ -5,11 +5,15 @@ import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.limiter.Limit;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.key.KeyExpression;
 import io.github.limiter.key.KeyExpressions;
+import io.github.limiter.support.LimitChecks;
+import io.github.limiter.support.LimitChecks.Field;
 import io.github.limiter.support.LimitIds;
 import io.github.limiter.support.Windows;
 import org.jspecify.annotations.Nullable;
@@ -22,16 +26,24 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Resolves, validates and caches the limit of each method: once per method and target class, so
- * the per-call path does no annotation lookup and no SpEL parsing.
+ * the per-call path does no annotation lookup and no SpEL parsing. Attributes set on the annotation
+ * override those of its policy.
  */
 final class LimitSpecs {
+
+    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null);
+
+    private static final long UNSET = -1;
 
     private final Map<MethodClassKey, Optional<LimitSpec>> cache = new ConcurrentHashMap<>(256);
 
     private final KeyExpressions keyExpressions;
 
-    LimitSpecs(KeyExpressions keyExpressions) {
+    private final Map<String, LimitPolicy> policies;
+
+    LimitSpecs(KeyExpressions keyExpressions, Map<String, LimitPolicy> policies) {
         this.keyExpressions = keyExpressions;
+        this.policies = Map.copyOf(policies);
     }
 
     /**
@@ -55,53 +67,115 @@ final class LimitSpecs {
         if (annotation == null) {
             annotation = AnnotatedElementUtils.findMergedAnnotation(targetClass, RateLimit.class);
         }
-        return (annotation != null) ? Optional.of(toSpec(annotation, specific, targetClass)) : Optional.empty();
+        return (annotation != null) ? Optional.of(new Resolution(annotation, specific, targetClass).spec())
+                : Optional.empty();
     }
 
-    private LimitSpec toSpec(RateLimit annotation, Method method, Class<?> targetClass) {
-        String limitId = annotation.name().isEmpty() ? targetClass.getSimpleName() + "." + method.getName()
-                : annotation.name();
-        String idProblem = LimitIds.problemWith(limitId);
-        if (idProblem != null) {
-            throw invalid(targetClass, method, "name", limitId, idProblem);
-        }
-        if (annotation.max() < 1) {
-            throw invalid(targetClass, method, "max", Long.toString(annotation.max()),
-                    (annotation.max() == -1) ? "is not set; set max to the calls allowed per window (at least 1)"
-                            : "must be at least 1");
-        }
-        return new LimitSpec(limitId, parseKey(annotation.key(), method, targetClass), annotation.max(),
-                parseWindow(annotation.window(), method, targetClass));
-    }
+    /** One annotation being turned into a spec; knows where each value came from, for messages. */
+    private final class Resolution {
 
-    private Duration parseWindow(String text, Method method, Class<?> targetClass) {
-        if (text.isBlank()) {
-            throw invalid(targetClass, method, "window", text, "is not set; " + Windows.FORMATS);
-        }
-        Duration window = Windows.parse(text);
-        if (window == null) {
-            throw invalid(targetClass, method, "window", text, "is not a duration; " + Windows.FORMATS);
-        }
-        String problem = Windows.problemWith(window);
-        if (problem != null) {
-            throw invalid(targetClass, method, "window", text, problem + "; a window is at least 1ms");
-        }
-        return window;
-    }
+        private final RateLimit annotation;
 
-    private KeyExpression parseKey(String text, Method method, Class<?> targetClass) {
-        try {
-            return this.keyExpressions.parse(text);
-        }
-        catch (ParseException ex) {
-            throw new InvalidRateLimitException(targetClass, method, "key", text,
-                    "is not a valid SpEL expression: " + ex.getMessage(), ex);
-        }
-    }
+        private final Method method;
 
-    private static InvalidRateLimitException invalid(Class<?> targetClass, Method method, String attribute,
-            String value, String problem) {
-        return new InvalidRateLimitException(targetClass, method, attribute, value, problem, null);
+        private final Class<?> targetClass;
+
+        private final LimitPolicy policy;
+
+        Resolution(RateLimit annotation, Method method, Class<?> targetClass) {
+            this.annotation = annotation;
+            this.method = method;
+            this.targetClass = targetClass;
+            this.policy = policy();
+        }
+
+        LimitSpec spec() {
+            String limitId = this.annotation.name().isEmpty()
+                    ? this.targetClass.getSimpleName() + "." + this.method.getName() : this.annotation.name();
+            String idProblem = LimitIds.problemWith(limitId);
+            if (idProblem != null) {
+                throw invalid("name", limitId, idProblem);
+            }
+            Duration window = this.annotation.window().isBlank() ? this.policy.window()
+                    : duration(Field.WINDOW, this.annotation.window());
+            Long max = (this.annotation.max() != UNSET) ? Long.valueOf(this.annotation.max()) : this.policy.max();
+            Long alertAt = (this.annotation.alertAt() != UNSET) ? Long.valueOf(this.annotation.alertAt())
+                    : this.policy.alertAt();
+            Duration banFor = this.annotation.banFor().isBlank() ? this.policy.banFor()
+                    : duration(Field.BAN_FOR, this.annotation.banFor());
+            if (max == null) {
+                throw invalid("max", Long.toString(this.annotation.max()),
+                        "is not set; set max to the calls allowed per window (at least 1)" + inPolicy());
+            }
+            LimitChecks.Problem problem = LimitChecks.check(window, max, alertAt, banFor);
+            if (problem != null) {
+                throw invalid(problem.field().attribute(), written(problem.field(), problem.value()),
+                        problem.message() + fromPolicy(problem.field()));
+            }
+            KeyExpression key = key();
+            return new LimitSpec(limitId, key, new Limit(max, window, (alertAt != null) ? alertAt : 0, banFor));
+        }
+
+        private LimitPolicy policy() {
+            String name = this.annotation.policy();
+            if (name.isEmpty()) {
+                return NO_POLICY;
+            }
+            LimitPolicy found = LimitSpecs.this.policies.get(name);
+            if (found == null) {
+                throw invalid("policy", name, "is not defined; defined policies: "
+                        + new TreeSet<>(LimitSpecs.this.policies.keySet()) + " (limiter.policies.<name>)");
+            }
+            return found;
+        }
+
+        private Duration duration(Field field, String text) {
+            Duration duration = Windows.parse(text);
+            if (duration == null) {
+                throw invalid(field.attribute(), text, "is not a duration; " + Windows.FORMATS);
+            }
+            return duration;
+        }
+
+        private KeyExpression key() {
+            try {
+                return LimitSpecs.this.keyExpressions.parse(this.annotation.key());
+            }
+            catch (ParseException ex) {
+                throw new InvalidRateLimitException(this.targetClass, this.method, "key", this.annotation.key(),
+                        "is not a valid SpEL expression: " + ex.getMessage(), ex);
+            }
+        }
+
+        /** The value as the developer wrote it on the annotation, else as the policy has it. */
+        private String written(Field field, String fallback) {
+            return switch (field) {
+                case WINDOW -> this.annotation.window().isBlank() ? fallback : this.annotation.window();
+                case BAN_FOR -> this.annotation.banFor().isBlank() ? fallback : this.annotation.banFor();
+                default -> fallback;
+            };
+        }
+
+        private String fromPolicy(Field field) {
+            boolean fromAnnotation = switch (field) {
+                case WINDOW -> !this.annotation.window().isBlank();
+                case MAX -> this.annotation.max() != UNSET;
+                case ALERT_AT -> this.annotation.alertAt() != UNSET;
+                case BAN_FOR -> !this.annotation.banFor().isBlank();
+            };
+            return (fromAnnotation || this.annotation.policy().isEmpty()) ? ""
+                    : " (from limiter.policies." + this.annotation.policy() + "." + field.property() + ")";
+        }
+
+        private String inPolicy() {
+            return this.annotation.policy().isEmpty() ? ""
+                    : ", here or in limiter.policies." + this.annotation.policy() + ".max";
+        }
+
+        private InvalidRateLimitException invalid(String attribute, String value, String problem) {
+            return new InvalidRateLimitException(this.targetClass, this.method, attribute, value, problem, null);
+        }
+
     }
 
 }

@@ -1,6 +1,7 @@
 package io.github.limiter.aop;
 
 import java.lang.reflect.Method;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import io.github.limiter.RateLimiter;
@@ -48,7 +49,19 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      * @param beanFactory resolves {@code @beanName} in key expressions; may be {@code null}
      */
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory) {
-        this.specs = new LimitSpecs(new KeyExpressions(beanFactory));
+        this(rateLimiter, beanFactory, Map.of());
+    }
+
+    /**
+     * Creates the advisor with named policies for {@code @RateLimit(policy = "...")}.
+     * @param rateLimiter supplies the limiter on first use, so creating the advisor early does not
+     * create the Redis connection early
+     * @param beanFactory resolves {@code @beanName} in key expressions; may be {@code null}
+     * @param policies the policies by name
+     */
+    public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
+            Map<String, LimitPolicy> policies) {
+        this.specs = new LimitSpecs(new KeyExpressions(beanFactory), policies);
         this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter));
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);

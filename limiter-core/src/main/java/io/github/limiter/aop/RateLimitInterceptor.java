@@ -36,7 +36,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         String key = spec.key().resolve(method, invocation.getArguments());
-        Decision decision = this.rateLimiter.get().tryAcquire(spec.limitId(), key, spec.max(), spec.window());
+        Decision decision = this.rateLimiter.get().tryAcquire(spec.limitId(), key, spec.limit());
         if (!decision.allowed()) {
             throw new RateLimitExceededException(spec.limitId(), key, decision);
         }

@@ -14,21 +14,18 @@ final class LimiterScripts {
 
     private static final String LOCATION = "META-INF/limiter/scripts/";
 
-    private LimiterScripts() {
-    }
+    final RedisScript<List<Long>> fixedWindow = load("fixed_window.lua");
+
+    final RedisScript<List<Long>> state = load("state.lua");
 
     @SuppressWarnings({ "unchecked", "rawtypes" })
-    static RedisScript<List<Long>> fixedWindow() {
-        return (RedisScript<List<Long>>) (RedisScript) load("fixed_window.lua", List.class);
-    }
-
-    private static <T> RedisScript<T> load(String name, Class<T> resultType) {
-        DefaultRedisScript<T> script = new DefaultRedisScript<>();
+    private static RedisScript<List<Long>> load(String name) {
+        DefaultRedisScript<List> script = new DefaultRedisScript<>();
         script.setLocation(new ClassPathResource(LOCATION + name, LimiterScripts.class.getClassLoader()));
-        script.setResultType(resultType);
+        script.setResultType(List.class);
         // Reads the resource and computes the SHA1 now, so a missing script fails at start-up.
         script.getSha1();
-        return script;
+        return (RedisScript<List<Long>>) (RedisScript) script;
     }
 
 }

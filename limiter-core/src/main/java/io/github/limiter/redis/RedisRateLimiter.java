@@ -5,19 +5,25 @@ import java.util.List;
 import java.util.Objects;
 
 import io.github.limiter.Decision;
+import io.github.limiter.Decision.Outcome;
+import io.github.limiter.Limit;
+import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.support.LimitIds;
-import io.github.limiter.support.Windows;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * A {@link RateLimiter} that decides in Redis with one atomic Lua script per call.
+ * A {@link RateLimiter} that decides in Redis with one atomic Lua script per call, and publishes
+ * the alert and ban events its decisions call for.
  *
  * <p>Internal API; applications use the {@link RateLimiter} bean the starter provides.
  */
 public final class RedisRateLimiter implements RateLimiter {
+
+    private static final Outcome[] OUTCOMES = { Outcome.ALLOWED, Outcome.REJECTED, Outcome.BANNED };
 
     private static final String ONE = "1";
 
@@ -25,48 +31,72 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private final String keyPrefix;
 
-    private final RedisScript<List<Long>> fixedWindow = LimiterScripts.fixedWindow();
+    private final DecisionEvents events;
+
+    private final LimiterScripts scripts = new LimiterScripts();
 
     /**
      * Creates a limiter.
      * @param redis the template the scripts run through
      * @param keyPrefix the prefix of every key the limiter writes, such as {@code "limiter:"}
+     * @param publisher publishes alert and ban events; {@code null} for none
      */
-    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix) {
+    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, @Nullable ApplicationEventPublisher publisher) {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+        this.events = new DecisionEvents(publisher);
     }
 
     @Override
-    public Decision tryAcquire(String limitId, String key, long max, Duration window) {
-        checkArguments(limitId, key, max, window);
-        List<Long> result = this.redis.execute(this.fixedWindow,
-                List.of(RedisKeys.counter(this.keyPrefix, limitId, key)), Long.toString(max),
-                Long.toString(window.toMillis()), ONE);
-        if (result == null || result.size() != 3) {
-            throw new IllegalStateException("Unexpected reply from the fixed-window script: " + result);
-        }
-        boolean allowed = result.get(0) == 1L;
-        long count = result.get(1);
-        Duration resetAfter = Duration.ofMillis(result.get(2));
-        return new Decision(allowed, max, count, Math.max(0, max - count), allowed ? Duration.ZERO : resetAfter,
-                resetAfter);
+    public Decision tryAcquire(String limitId, String key, Limit limit) {
+        Objects.requireNonNull(limit, "limit must not be null");
+        Duration banFor = limit.banFor();
+        List<Long> reply = this.redis.execute(this.scripts.fixedWindow, keys(limitId, key),
+                Long.toString(limit.max()), Long.toString(limit.window().toMillis()), ONE,
+                Long.toString(limit.alertAt()), Long.toString((banFor != null) ? banFor.toMillis() : 0));
+        checkReply(reply, 6);
+        Outcome outcome = OUTCOMES[reply.get(0).intValue()];
+        long count = reply.get(1);
+        Decision decision = new Decision(outcome, limit.max(), count,
+                (outcome == Outcome.BANNED) ? 0 : Math.max(0, limit.max() - count), Duration.ofMillis(reply.get(3)),
+                Duration.ofMillis(reply.get(2)), reply.get(4) == 1L, reply.get(5) == 1L);
+        this.events.publish(limitId, key, limit, decision);
+        return decision;
     }
 
-    private static void checkArguments(String limitId, String key, long max, Duration window) {
+    @Override
+    public LimitState state(String limitId, String key) {
+        List<Long> reply = this.redis.execute(this.scripts.state, keys(limitId, key));
+        checkReply(reply, 3);
+        return new LimitState(reply.get(0), Duration.ofMillis(reply.get(1)), Duration.ofMillis(reply.get(2)));
+    }
+
+    @Override
+    public boolean unban(String limitId, String key) {
+        List<String> keys = keys(limitId, key);
+        boolean banned = Boolean.TRUE.equals(this.redis.delete(keys.get(1)));
+        this.redis.delete(keys.get(0));
+        return banned;
+    }
+
+    @Override
+    public void reset(String limitId, String key) {
+        this.redis.delete(keys(limitId, key));
+    }
+
+    private List<String> keys(String limitId, String key) {
         Objects.requireNonNull(limitId, "limitId must not be null");
         Objects.requireNonNull(key, "key must not be null");
-        Objects.requireNonNull(window, "window must not be null");
         String problem = LimitIds.problemWith(limitId);
         if (problem != null) {
             throw new IllegalArgumentException("limitId '" + limitId + "' " + problem);
         }
-        if (max < 1) {
-            throw new IllegalArgumentException("max must be at least 1, was " + max);
-        }
-        String windowProblem = Windows.problemWith(window);
-        if (windowProblem != null) {
-            throw new IllegalArgumentException("window " + window + " " + windowProblem);
+        return RedisKeys.of(this.keyPrefix, limitId, key);
+    }
+
+    private static void checkReply(@Nullable List<Long> reply, int size) {
+        if (reply == null || reply.size() != size) {
+            throw new IllegalStateException("Unexpected reply from a limiter script: " + reply);
         }
     }
 

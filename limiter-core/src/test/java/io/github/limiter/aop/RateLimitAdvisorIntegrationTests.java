@@ -1,6 +1,8 @@
 package io.github.limiter.aop;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.github.limiter.RateLimitExceededException;
@@ -38,6 +40,11 @@ class RateLimitAdvisorIntegrationTests {
     private AnnotationConfigApplicationContext context;
 
     private String prefix;
+
+    private Map<String, LimitPolicy> policies = Map.of("answers",
+            new LimitPolicy(Duration.ofMinutes(1), 20L, 10L, Duration.ofMinutes(15)), "relaxed",
+            new LimitPolicy(Duration.ofHours(1), null, null, null), "noisy",
+            new LimitPolicy(Duration.ofMinutes(1), 5L, 5L, null));
 
     @BeforeAll
     static void connect(EmbeddedRedis server) {
@@ -166,6 +173,75 @@ class RateLimitAdvisorIntegrationTests {
         assertStartFails(BadName.class, "name", "BadName.call()", "name = 'a:b' must not contain");
     }
 
+    @Test
+    void takesUnsetAttributesFromThePolicyAndSetOnesFromTheAnnotation() {
+        Policies policies = start(Policies.class).getBean(Policies.class);
+        for (int call = 1; call <= 20; call++) {
+            policies.fromPolicy("erin");
+        }
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> policies.fromPolicy("erin"))
+            .satisfies(ex -> {
+                assertThat(ex.isBanned()).as("the policy's ban-for applies").isTrue();
+                assertThat(ex.getRetryAfter()).isEqualTo(Duration.ofMinutes(15));
+                assertThat(ex.getMessage()).contains("is banned");
+            });
+        for (int call = 1; call <= 12; call++) {
+            policies.overridden("erin");
+        }
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> policies.overridden("erin"))
+            .satisfies(ex -> {
+                assertThat(ex.getLimit()).isEqualTo(12);
+                assertThat(ex.isBanned()).isTrue();
+                assertThat(ex.getRetryAfter()).isEqualTo(Duration.ofHours(1));
+            });
+        policies.windowFromPolicy();
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(policies::windowFromPolicy)
+            .satisfies(ex -> assertThat(ex.getRetryAfter()).isGreaterThan(Duration.ofMinutes(59)));
+    }
+
+    @Test
+    void unknownPolicyFailsTheStart() {
+        assertStartFails(UnknownPolicy.class, "policy", "UnknownPolicy.call()",
+                "policy = 'answer' is not defined; defined policies: [answers, noisy, relaxed]");
+    }
+
+    @Test
+    void alertAtNotBelowMaxFailsTheStart() {
+        assertStartFails(AlertAtMax.class, "alertAt", "AlertAtMax.call()",
+                "alertAt = '5' must be less than max (5)");
+    }
+
+    @Test
+    void alertAtNotBelowMaxFromAPolicyNamesThePolicyProperty() {
+        assertStartFails(NoisyPolicy.class, "alertAt", "NoisyPolicy.call()",
+                "alertAt = '5' must be less than max (5): the alert is for calls that are still allowed "
+                        + "(from limiter.policies.noisy.alert-at)");
+    }
+
+    @Test
+    void overridingMaxBelowThePolicysAlertAtFailsTheStart() {
+        assertStartFails(MaxBelowPolicyAlert.class, "alertAt", "MaxBelowPolicyAlert.call()",
+                "alertAt = '10' must be less than max (2): the alert is for calls that are still allowed "
+                        + "(from limiter.policies.answers.alert-at)");
+    }
+
+    @Test
+    void zeroBanFailsTheStart() {
+        assertStartFails(ZeroBan.class, "banFor", "ZeroBan.call()", "banFor = '0s' is under 1 ms");
+    }
+
+    @Test
+    void unparseableBanFailsTheStart() {
+        assertStartFails(BadBan.class, "banFor", "BadBan.call()", "banFor = 'forever' is not a duration");
+    }
+
+    @Test
+    void policyWithoutMaxAndAnnotationWithoutMaxFailsTheStart() {
+        assertStartFails(NoMaxAnywhere.class, "max", "NoMaxAnywhere.call()",
+                "max = '-1' is not set; set max to the calls allowed per window (at least 1), here or in "
+                        + "limiter.policies.relaxed.max");
+    }
+
     private void assertStartFails(Class<?> bean, String attribute, String method, String message) {
         Throwable failure = catchThrowable(() -> start(bean));
         InvalidRateLimitException invalid = null;
@@ -184,7 +260,8 @@ class RateLimitAdvisorIntegrationTests {
     private AnnotationConfigApplicationContext start(Class<?>... beans) {
         this.prefix = "test-" + UUID.randomUUID() + ":";
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
-        context.getBeanFactory().registerSingleton("rateLimiter", new RedisRateLimiter(redis, this.prefix));
+        context.getBeanFactory().registerSingleton("rateLimiter", new RedisRateLimiter(redis, this.prefix, null));
+        context.getBeanFactory().registerSingleton("policies", this.policies);
         context.register(AdvisorConfig.class);
         context.registerBean("tenant", Tenant.class);
         context.register(beans);
@@ -202,8 +279,10 @@ class RateLimitAdvisorIntegrationTests {
         }
 
         @Bean
+        @SuppressWarnings("unchecked")
         static RateLimitAdvisor rateLimitAdvisor(BeanFactory beanFactory) {
-            return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory);
+            return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory,
+                    (Map<String, LimitPolicy>) beanFactory.getBean("policies"));
         }
 
     }
@@ -360,6 +439,78 @@ class RateLimitAdvisorIntegrationTests {
 
         @RateLimit(key = "#user +", window = "1s", max = 1)
         public void call(String user) {
+        }
+
+    }
+
+    static class Policies {
+
+        @RateLimit(policy = "answers", key = "#user")
+        public void fromPolicy(String user) {
+        }
+
+        @RateLimit(policy = "answers", key = "#user", max = 12, banFor = "1h")
+        public void overridden(String user) {
+        }
+
+        @RateLimit(policy = "relaxed", max = 1)
+        public void windowFromPolicy() {
+        }
+
+    }
+
+    static class UnknownPolicy {
+
+        @RateLimit(policy = "answer")
+        public void call() {
+        }
+
+    }
+
+    static class AlertAtMax {
+
+        @RateLimit(window = "1m", max = 5, alertAt = 5)
+        public void call() {
+        }
+
+    }
+
+    static class NoisyPolicy {
+
+        @RateLimit(policy = "noisy")
+        public void call() {
+        }
+
+    }
+
+    static class MaxBelowPolicyAlert {
+
+        @RateLimit(policy = "answers", max = 2)
+        public void call() {
+        }
+
+    }
+
+    static class ZeroBan {
+
+        @RateLimit(window = "1m", max = 5, banFor = "0s")
+        public void call() {
+        }
+
+    }
+
+    static class BadBan {
+
+        @RateLimit(window = "1m", max = 5, banFor = "forever")
+        public void call() {
+        }
+
+    }
+
+    static class NoMaxAnywhere {
+
+        @RateLimit(policy = "relaxed")
+        public void call() {
         }
 
     }

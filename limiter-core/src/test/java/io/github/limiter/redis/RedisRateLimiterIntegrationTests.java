@@ -40,7 +40,7 @@ class RedisRateLimiterIntegrationTests {
     // Each test writes under its own prefix, so tests can share the server.
     private final String prefix = "test-" + UUID.randomUUID() + ":";
 
-    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix);
+    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, null);
 
     @BeforeAll
     static void connect(EmbeddedRedis server) {
@@ -209,7 +209,7 @@ class RedisRateLimiterIntegrationTests {
         assertThatIllegalArgumentException().isThrownBy(() -> this.limiter.tryAcquire(" ", "k", 1, window))
             .withMessageContaining("must not be blank");
         assertThatIllegalArgumentException().isThrownBy(() -> this.limiter.tryAcquire("a", "k", 0, window))
-            .withMessage("max must be at least 1, was 0");
+            .withMessage("max 0 must be at least 1");
         assertThatIllegalArgumentException()
             .isThrownBy(() -> this.limiter.tryAcquire("a", "k", 1, Duration.ofNanos(500)))
             .withMessageContaining("under 1 ms");

@@ -1,0 +1,73 @@
+package io.github.limiter;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.github.limiter.support.LimitChecks;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a limit allows, and what happens past it: at most {@code max} calls per {@code window};
+ * optionally an alert on the first call past {@code alertAt}, and a ban of {@code banFor} for a key
+ * that goes past {@code max}.
+ *
+ * <pre class="code">
+ * Limit answers = Limit.of(20, Duration.ofMinutes(1)).withAlertAt(10).withBanFor(Duration.ofMinutes(15));
+ * </pre>
+ *
+ * @param max the calls allowed per key and window, at least 1
+ * @param window the window's length, at least 1 ms and a whole number of milliseconds
+ * @param alertAt the count after which the next call raises a {@link RateLimitAlertEvent}, between
+ * 1 and {@code max - 1}; 0 for no alert
+ * @param banFor how long a key that goes past {@code max} is banned, at least 1 ms and a whole
+ * number of milliseconds; {@code null} for no ban
+ * @since 0.1.0
+ */
+public record Limit(long max, Duration window, long alertAt, @Nullable Duration banFor) {
+
+    /**
+     * Validates the components.
+     * @param max the calls allowed per window
+     * @param window the window's length
+     * @param alertAt the alert threshold, or 0
+     * @param banFor the ban's length, or {@code null}
+     * @throws IllegalArgumentException if a component is invalid
+     */
+    public Limit {
+        Objects.requireNonNull(window, "window must not be null");
+        LimitChecks.Problem problem = LimitChecks.check(window, max, (alertAt != 0) ? alertAt : null, banFor);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem.field().attribute() + " " + problem.value() + " "
+                    + problem.message());
+        }
+    }
+
+    /**
+     * Returns a limit of {@code max} calls per {@code window}, with no alert and no ban.
+     * @param max the calls allowed per window, at least 1
+     * @param window the window's length, at least 1 ms
+     * @return the limit
+     */
+    public static Limit of(long max, Duration window) {
+        return new Limit(max, window, 0, null);
+    }
+
+    /**
+     * Returns a copy that raises an alert on the first call past {@code alertAt} in a window.
+     * @param alertAt the threshold, between 1 and {@code max - 1}
+     * @return the new limit
+     */
+    public Limit withAlertAt(long alertAt) {
+        return new Limit(this.max, this.window, alertAt, this.banFor);
+    }
+
+    /**
+     * Returns a copy that bans a key for {@code banFor} when it goes past {@code max}.
+     * @param banFor the ban's length, at least 1 ms
+     * @return the new limit
+     */
+    public Limit withBanFor(Duration banFor) {
+        return new Limit(this.max, this.window, this.alertAt, Objects.requireNonNull(banFor, "banFor must not be null"));
+    }
+
+}
