@@ -1,14 +1,24 @@
 package io.github.limiter.autoconfigure;
 
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.github.limiter.support.LimitChecks;
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 /**
- * Configuration properties for limiter, under {@code limiter.*}.
+ * Configuration properties for limiter, under {@code limiter.*}. Checked when bound: an invalid
+ * policy fails the application start with the property's name and value.
  *
  * @since 0.1.0
  */
 @ConfigurationProperties("limiter")
-public class LimiterProperties {
+public class LimiterProperties implements Validator {
 
     /**
      * Whether to enable rate limiting. When false, @RateLimit methods run unlimited and no
@@ -22,6 +32,17 @@ public class LimiterProperties {
      * that keeps a decision's keys in one Redis Cluster slot.
      */
     private String keyPrefix = "limiter:";
+
+    /**
+     * Named policies, used as @RateLimit(policy = "<name>"). Attributes set on the annotation
+     * override the policy's.
+     */
+    private Map<String, Policy> policies = new LinkedHashMap<>();
+
+    /**
+     * HTTP answers for calls over a limit.
+     */
+    private final Web web = new Web();
 
     /**
      * Returns whether rate limiting is enabled.
@@ -58,6 +79,176 @@ public class LimiterProperties {
                     + "' must not contain '{' or '}': they would break the hash tag of every key");
         }
         this.keyPrefix = keyPrefix;
+    }
+
+    /**
+     * Returns the named policies.
+     * @return the policies by name
+     */
+    public Map<String, Policy> getPolicies() {
+        return this.policies;
+    }
+
+    /**
+     * Sets the named policies.
+     * @param policies the policies by name
+     */
+    public void setPolicies(Map<String, Policy> policies) {
+        this.policies = policies;
+    }
+
+    /**
+     * Returns the HTTP settings.
+     * @return the web settings
+     */
+    public Web getWeb() {
+        return this.web;
+    }
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return LimiterProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        LimiterProperties properties = (LimiterProperties) target;
+        properties.policies.forEach((name, policy) -> {
+            for (LimitChecks.Problem problem : LimitChecks.problems(policy.window, policy.max, policy.alertAt,
+                    policy.banFor)) {
+                errors.reject("limiter.policy", "limiter.policies." + name + "." + problem.field().property()
+                        + " = '" + problem.value() + "' " + problem.message());
+            }
+        });
+        int banStatus = properties.web.banStatus;
+        if (banStatus < 400 || banStatus > 599) {
+            errors.reject("limiter.web.ban-status",
+                    "limiter.web.ban-status = '" + banStatus + "' must be an HTTP error status (400 to 599)");
+        }
+    }
+
+    /**
+     * A named policy: the settings that {@code @RateLimit(policy = "<name>")} takes its unset
+     * attributes from.
+     */
+    public static class Policy {
+
+        /**
+         * Length of the window, such as 60s or 1m. Required.
+         */
+        private @Nullable Duration window;
+
+        /**
+         * Calls allowed per key and window; the next call is rejected. May be left to the
+         * annotations that use the policy.
+         */
+        private @Nullable Long max;
+
+        /**
+         * Count after which the next call in a window raises one RateLimitAlertEvent, across all
+         * instances. Must be less than max.
+         */
+        private @Nullable Long alertAt;
+
+        /**
+         * How long a key that goes past max is banned, such as 15m. While banned, every call for
+         * the key is rejected without being counted. Needs max.
+         */
+        private @Nullable Duration banFor;
+
+        /**
+         * Returns the window.
+         * @return the window, or {@code null} if not set
+         */
+        public @Nullable Duration getWindow() {
+            return this.window;
+        }
+
+        /**
+         * Sets the window.
+         * @param window the window
+         */
+        public void setWindow(@Nullable Duration window) {
+            this.window = window;
+        }
+
+        /**
+         * Returns the calls allowed per window.
+         * @return the max, or {@code null} if not set
+         */
+        public @Nullable Long getMax() {
+            return this.max;
+        }
+
+        /**
+         * Sets the calls allowed per window.
+         * @param max the max
+         */
+        public void setMax(@Nullable Long max) {
+            this.max = max;
+        }
+
+        /**
+         * Returns the alert threshold.
+         * @return the threshold, or {@code null} if not set
+         */
+        public @Nullable Long getAlertAt() {
+            return this.alertAt;
+        }
+
+        /**
+         * Sets the alert threshold.
+         * @param alertAt the threshold
+         */
+        public void setAlertAt(@Nullable Long alertAt) {
+            this.alertAt = alertAt;
+        }
+
+        /**
+         * Returns the ban's length.
+         * @return the ban's length, or {@code null} if not set
+         */
+        public @Nullable Duration getBanFor() {
+            return this.banFor;
+        }
+
+        /**
+         * Sets the ban's length.
+         * @param banFor the ban's length
+         */
+        public void setBanFor(@Nullable Duration banFor) {
+            this.banFor = banFor;
+        }
+
+    }
+
+    /**
+     * HTTP answers for calls over a limit.
+     */
+    public static class Web {
+
+        /**
+         * HTTP status for calls rejected because their key is banned, such as 403. Calls over a
+         * limit without a ban always get 429.
+         */
+        private int banStatus = 429;
+
+        /**
+         * Returns the status for banned calls.
+         * @return the HTTP status code
+         */
+        public int getBanStatus() {
+            return this.banStatus;
+        }
+
+        /**
+         * Sets the status for banned calls.
+         * @param banStatus an HTTP error status code
+         */
+        public void setBanStatus(int banStatus) {
+            this.banStatus = banStatus;
+        }
+
     }
 
 }

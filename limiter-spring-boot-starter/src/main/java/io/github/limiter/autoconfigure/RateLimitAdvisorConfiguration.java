@@ -1,6 +1,10 @@
 package io.github.limiter.autoconfigure;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.github.limiter.RateLimiter;
+import io.github.limiter.aop.LimitPolicy;
 import io.github.limiter.aop.RateLimitAdvisor;
 
 import org.springframework.aop.config.AopConfigUtils;
@@ -29,10 +33,19 @@ class RateLimitAdvisorConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
-    static RateLimitAdvisor rateLimitAdvisor(ObjectProvider<RateLimiter> rateLimiter, BeanFactory beanFactory) {
+    static RateLimitAdvisor rateLimitAdvisor(ObjectProvider<RateLimiter> rateLimiter, BeanFactory beanFactory,
+            LimiterProperties properties) {
         // The limiter is looked up on the first limited call: advisors are created before other
         // beans, and the Redis connection should not be.
-        return new RateLimitAdvisor(rateLimiter::getObject, beanFactory);
+        return new RateLimitAdvisor(rateLimiter::getObject, beanFactory, policies(properties));
+    }
+
+    private static Map<String, LimitPolicy> policies(LimiterProperties properties) {
+        Map<String, LimitPolicy> policies = new LinkedHashMap<>();
+        properties.getPolicies()
+            .forEach((name, policy) -> policies.put(name, new LimitPolicy(policy.getWindow(), policy.getMax(),
+                    policy.getAlertAt(), policy.getBanFor())));
+        return policies;
     }
 
     static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {

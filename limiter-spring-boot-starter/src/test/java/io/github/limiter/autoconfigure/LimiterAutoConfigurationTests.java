@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.UUID;
 
 import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.aop.RateLimitAdvisor;
 import io.github.limiter.redis.RedisRateLimiter;
@@ -120,11 +122,89 @@ class LimiterAutoConfigurationTests {
         });
     }
 
+    @Test
+    void bindsPolicies() {
+        this.runner
+            .withPropertyValues("limiter.policies.answers.window=60s", "limiter.policies.answers.max=20",
+                    "limiter.policies.answers.alert-at=10", "limiter.policies.answers.ban-for=15m",
+                    "limiter.policies.reads.window=PT1H")
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                LimiterProperties.Policy answers = context.getBean(LimiterProperties.class).getPolicies().get("answers");
+                assertThat(answers.getWindow()).isEqualTo(Duration.ofMinutes(1));
+                assertThat(answers.getMax()).isEqualTo(20);
+                assertThat(answers.getAlertAt()).isEqualTo(10);
+                assertThat(answers.getBanFor()).isEqualTo(Duration.ofMinutes(15));
+                assertThat(context.getBean(LimiterProperties.class).getPolicies().get("reads").getMax()).isNull();
+            });
+    }
+
+    @Test
+    void alertAtNotBelowMaxFailsTheStart() {
+        assertStartFails("limiter.policies.answers.alert-at = '20' must be less than max (20)",
+                "limiter.policies.answers.window=60s", "limiter.policies.answers.max=20",
+                "limiter.policies.answers.alert-at=20");
+    }
+
+    @Test
+    void policyWithoutWindowFailsTheStart() {
+        assertStartFails("limiter.policies.answers.window = '' is not set; every limit needs a window",
+                "limiter.policies.answers.max=20");
+    }
+
+    @Test
+    void zeroOrNegativeDurationsFailTheStart() {
+        assertStartFails("limiter.policies.answers.window = 'PT0S' is under 1 ms", "limiter.policies.answers.window=0s",
+                "limiter.policies.answers.max=20");
+        assertStartFails("limiter.policies.answers.ban-for = 'PT-5M' is under 1 ms",
+                "limiter.policies.answers.window=1m", "limiter.policies.answers.max=20",
+                "limiter.policies.answers.ban-for=-5m");
+    }
+
+    @Test
+    void banWithoutMaxFailsTheStart() {
+        assertStartFails("limiter.policies.answers.ban-for = 'PT15M' needs a max",
+                "limiter.policies.answers.window=1m", "limiter.policies.answers.ban-for=15m");
+    }
+
+    @Test
+    void banStatusThatIsNotAnErrorFailsTheStart() {
+        assertStartFails("limiter.web.ban-status = '200' must be an HTTP error status (400 to 599)",
+                "limiter.web.ban-status=200");
+    }
+
+    private void assertStartFails(String message, String... properties) {
+        this.runner.withPropertyValues(properties).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message);
+        });
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class OwnRateLimiter {
 
-        final RateLimiter limiter = (limitId, key, max, window) -> new Decision(true, max, 1, max - 1,
-                Duration.ZERO, window);
+        final RateLimiter limiter = new RateLimiter() {
+
+            @Override
+            public Decision tryAcquire(String limitId, String key, Limit limit) {
+                return Decision.allow(limit.max(), 1, limit.window());
+            }
+
+            @Override
+            public LimitState state(String limitId, String key) {
+                return new LimitState(0, Duration.ZERO, Duration.ZERO);
+            }
+
+            @Override
+            public boolean unban(String limitId, String key) {
+                return false;
+            }
+
+            @Override
+            public void reset(String limitId, String key) {
+            }
+
+        };
 
         @Bean
         RateLimiter myRateLimiter() {

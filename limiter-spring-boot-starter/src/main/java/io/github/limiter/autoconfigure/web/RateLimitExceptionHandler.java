@@ -8,29 +8,40 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Answers a call over its limit with 429. Ordered last, so any handler of the application's own
- * (in the controller or in an advice) wins.
+ * Answers a call over its limit with 429, or a banned key's call with the configured ban status.
+ * Ordered last, so any handler of the application's own (in the controller or in an advice) wins.
  */
 @RestControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
 class RateLimitExceptionHandler {
 
+    private final HttpStatusCode banStatus;
+
+    RateLimitExceptionHandler(HttpStatusCode banStatus) {
+        this.banStatus = banStatus;
+    }
+
     @ExceptionHandler(RateLimitExceededException.class)
     ResponseEntity<ProblemDetail> handle(RateLimitExceededException ex) {
         long retryAfterSeconds = retryAfterSeconds(ex.getRetryAfter());
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS,
-                "Rate limit exceeded: at most " + ex.getLimit() + " calls per window. Retry after "
+        HttpStatusCode status = ex.isBanned() ? this.banStatus : HttpStatus.TOO_MANY_REQUESTS;
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, ex.isBanned()
+                ? "Banned for going past " + ex.getLimit() + " calls per window. Retry after " + retryAfterSeconds
+                        + " seconds."
+                : "Rate limit exceeded: at most " + ex.getLimit() + " calls per window. Retry after "
                         + retryAfterSeconds + " seconds.");
-        problem.setTitle("Too Many Requests");
+        problem.setTitle(ex.isBanned() ? "Banned" : "Too Many Requests");
         problem.setProperty("limit", ex.getLimit());
         problem.setProperty("retryAfter", retryAfterSeconds);
-        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+        problem.setProperty("banned", ex.isBanned());
+        return ResponseEntity.status(status)
             .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
             .body(problem);
     }

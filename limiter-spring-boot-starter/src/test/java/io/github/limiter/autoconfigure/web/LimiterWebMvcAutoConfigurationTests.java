@@ -62,7 +62,7 @@ class LimiterWebMvcAutoConfigurationTests {
 
         @Bean
         RateLimitExceptionHandler myHandler() {
-            return new RateLimitExceptionHandler();
+            return new RateLimitExceptionHandler(org.springframework.http.HttpStatus.FORBIDDEN);
         }
 
     }
