@@ -1,20 +1,25 @@
 package io.github.limiter.sample.answers;
 
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.sample.auth.User;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * Serves answers, at most 20 a minute per user: the 21st read within a minute gets HTTP 429 with
- * {@code Retry-After}.
+ * Serves answers to logged-in users, limited per user by the {@code answers} policy in
+ * {@code application.yml}: past 10 reads a minute the administrator is alerted, past 20 the user is
+ * refused, kicked out and banned.
  */
 @RestController
 public class AnswerController {
+
+    /** The limit id of answer reads, which admin tools use to inspect and lift bans. */
+    public static final String LIMIT_ID = "answers";
 
     private final Answers answers;
 
@@ -23,8 +28,8 @@ public class AnswerController {
     }
 
     @GetMapping("/questions/{questionId}/answer")
-    @RateLimit(key = "#userId", window = "60s", max = 20)
-    public Answer answer(@PathVariable long questionId, @RequestParam String userId) {
+    @RateLimit(name = LIMIT_ID, policy = "answers", key = "#user.username()")
+    public Answer answer(@PathVariable long questionId, @RequestAttribute User user) {
         return this.answers.find(questionId)
             .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "No question " + questionId));
     }
