@@ -9,11 +9,9 @@ import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.redis.RedisRateLimiter;
-import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
@@ -22,7 +20,6 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,9 +30,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 @WithRedis
 class RateLimitAdvisorIntegrationTests {
 
-    private static LettuceConnectionFactory connectionFactory;
-
-    private static StringRedisTemplate redis;
+    private static final StringRedisTemplate redis = RedisServerExtension.template();
 
     private AnnotationConfigApplicationContext context;
 
@@ -45,17 +40,6 @@ class RateLimitAdvisorIntegrationTests {
             new LimitPolicy(Duration.ofMinutes(1), 20L, 10L, Duration.ofMinutes(15)), "relaxed",
             new LimitPolicy(Duration.ofHours(1), null, null, null), "noisy",
             new LimitPolicy(Duration.ofMinutes(1), 5L, 5L, null));
-
-    @BeforeAll
-    static void connect(EmbeddedRedis server) {
-        connectionFactory = server.newConnectionFactory();
-        redis = new StringRedisTemplate(connectionFactory);
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connectionFactory.destroy();
-    }
 
     @AfterEach
     void close() {

@@ -16,13 +16,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.limiter.Decision;
-import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -33,25 +30,12 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 @WithRedis
 class RedisRateLimiterIntegrationTests {
 
-    private static LettuceConnectionFactory connectionFactory;
-
-    private static StringRedisTemplate redis;
+    private static final StringRedisTemplate redis = RedisServerExtension.template();
 
     // Each test writes under its own prefix, so tests can share the server.
     private final String prefix = "test-" + UUID.randomUUID() + ":";
 
     private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, null);
-
-    @BeforeAll
-    static void connect(EmbeddedRedis server) {
-        connectionFactory = server.newConnectionFactory();
-        redis = new StringRedisTemplate(connectionFactory);
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connectionFactory.destroy();
-    }
 
     @Test
     void allowsMaxCallsThenRejectsWithRetryAfter() {

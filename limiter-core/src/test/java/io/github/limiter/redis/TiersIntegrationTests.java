@@ -16,13 +16,10 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
-import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,9 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @WithRedis
 class TiersIntegrationTests {
 
-    private static LettuceConnectionFactory connectionFactory;
-
-    private static StringRedisTemplate redis;
+    private static final StringRedisTemplate redis = RedisServerExtension.template();
 
     private final String prefix = "tiers-" + UUID.randomUUID() + ":";
 
@@ -41,17 +36,6 @@ class TiersIntegrationTests {
     private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, this.events::add);
 
     private final Limit answers = Limit.of(20, Duration.ofMinutes(1)).withAlertAt(10).withBanFor(Duration.ofMinutes(15));
-
-    @BeforeAll
-    static void connect(EmbeddedRedis server) {
-        connectionFactory = server.newConnectionFactory();
-        redis = new StringRedisTemplate(connectionFactory);
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connectionFactory.destroy();
-    }
 
     @Test
     void theFirstCallPastAlertAtRaisesOneAlertAndStillPasses() {

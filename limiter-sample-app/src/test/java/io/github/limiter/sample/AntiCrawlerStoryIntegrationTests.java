@@ -41,9 +41,7 @@ class AntiCrawlerStoryIntegrationTests {
 
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.host", () -> RedisServerExtension.redis().host());
-        registry.add("spring.data.redis.port", () -> RedisServerExtension.redis().port());
-        registry.add("limiter.key-prefix", () -> PREFIX);
+        RedisServerExtension.registerProperties(registry, PREFIX);
     }
 
     @BeforeEach

@@ -43,9 +43,7 @@ class RateLimitWebIntegrationTests {
 
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.host", () -> RedisServerExtension.redis().host());
-        registry.add("spring.data.redis.port", () -> RedisServerExtension.redis().port());
-        registry.add("limiter.key-prefix", () -> PREFIX);
+        RedisServerExtension.registerProperties(registry, PREFIX);
     }
 
     @Test

@@ -5,6 +5,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+
 /**
  * JUnit 5 extension that starts one real Redis server per test JVM, the first time it is asked for,
  * and stops it when the JVM exits.
@@ -36,6 +40,39 @@ public final class RedisServerExtension implements BeforeAllCallback, ParameterR
      */
     public static EmbeddedRedis redis() {
         return Shared.SERVER;
+    }
+
+    /**
+     * Returns a template on the server of this test JVM, shared by its tests; its connection closes
+     * when the JVM exits.
+     * @return the template
+     */
+    public static StringRedisTemplate template() {
+        return SharedTemplate.TEMPLATE;
+    }
+
+    /**
+     * Points a Spring Boot test at the server of this test JVM, with a key prefix of the test's own.
+     * @param registry the test's dynamic properties
+     * @param keyPrefix the {@code limiter.key-prefix} for the test
+     */
+    public static void registerProperties(DynamicPropertyRegistry registry, String keyPrefix) {
+        registry.add("spring.data.redis.host", () -> redis().host());
+        registry.add("spring.data.redis.port", () -> redis().port());
+        registry.add("limiter.key-prefix", () -> keyPrefix);
+    }
+
+    /** Holds the template; created on first access, after the server. */
+    private static final class SharedTemplate {
+
+        static final StringRedisTemplate TEMPLATE = create();
+
+        private static StringRedisTemplate create() {
+            LettuceConnectionFactory factory = redis().newConnectionFactory();
+            Runtime.getRuntime().addShutdownHook(new Thread(factory::destroy, "embedded-redis-client-shutdown"));
+            return new StringRedisTemplate(factory);
+        }
+
     }
 
     /** Holds the server; the JVM starts it on first access, once, thread-safely. */
