@@ -4,8 +4,12 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The outcome of one rate-limit decision, computed by Redis in a single round trip.
+ * The outcome of one rate-limit decision, computed by Redis in a single round trip. For a call
+ * under several limits, it is the decision of the limit that binds: the rejecting limit with the
+ * longest retry-after, or, for an allowed call, the limit with the fewest calls remaining.
  *
+ * @param limitId the id of the limit this decision is about
+ * @param key the key counted under it
  * @param outcome whether the call is allowed, rejected for going past the limit, or rejected
  * because its key is banned
  * @param limit the calls allowed per window
@@ -20,11 +24,13 @@ import java.util.Objects;
  * {@code true}
  * @since 0.1.0
  */
-public record Decision(Outcome outcome, long limit, long count, long remaining, Duration retryAfter,
+public record Decision(String limitId, String key, Outcome outcome, long limit, long count, long remaining, Duration retryAfter,
         Duration resetAfter, boolean alertRaised, boolean banStarted) {
 
     /**
      * Validates the components.
+     * @param limitId the limit's id
+     * @param key the key
      * @param outcome the outcome
      * @param limit the calls allowed per window
      * @param count the calls counted in the current window
@@ -35,6 +41,8 @@ public record Decision(Outcome outcome, long limit, long count, long remaining, 
      * @param banStarted whether this call started a ban
      */
     public Decision {
+        Objects.requireNonNull(limitId, "limitId must not be null");
+        Objects.requireNonNull(key, "key must not be null");
         Objects.requireNonNull(outcome, "outcome must not be null");
         Objects.requireNonNull(retryAfter, "retryAfter must not be null");
         Objects.requireNonNull(resetAfter, "resetAfter must not be null");
@@ -45,13 +53,15 @@ public record Decision(Outcome outcome, long limit, long count, long remaining, 
 
     /**
      * Returns a decision that allows a call, with no alert; for {@link RateLimiter}s of your own.
+     * @param limitId the limit's id
+     * @param key the key
      * @param limit the calls allowed per window
      * @param count the calls counted in the window, this one included
      * @param resetAfter the time left in the window
      * @return the decision
      */
-    public static Decision allow(long limit, long count, Duration resetAfter) {
-        return new Decision(Outcome.ALLOWED, limit, count, Math.max(0, limit - count), Duration.ZERO, resetAfter,
+    public static Decision allow(String limitId, String key, long limit, long count, Duration resetAfter) {
+        return new Decision(limitId, key, Outcome.ALLOWED, limit, count, Math.max(0, limit - count), Duration.ZERO, resetAfter,
                 false, false);
     }
 
@@ -81,7 +91,10 @@ public record Decision(Outcome outcome, long limit, long count, long remaining, 
         /** The call may proceed; it was counted. */
         ALLOWED,
 
-        /** The call would go past the limit; it was rejected and not counted. */
+        /**
+         * The call was rejected and not counted: it would go past this limit, or, under several
+         * limits, past another one.
+         */
         REJECTED,
 
         /** The key is banned; the call was rejected and not counted. */

@@ -7,14 +7,15 @@ import io.github.limiter.support.LimitChecks;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a limit allows, and what happens past it: at most {@code max} calls per {@code window};
- * optionally an alert on the first call past {@code alertAt}, and a ban of {@code banFor} for a key
- * that goes past {@code max}.
+ * What a limit allows, and what happens past it: at most {@code max} calls per {@code window},
+ * counted by an {@link Algorithm}; optionally an alert on the first call past {@code alertAt}, and
+ * a ban of {@code banFor} for a key that goes past {@code max}.
  *
  * <pre class="code">
  * Limit answers = Limit.of(20, Duration.ofMinutes(1)).withAlertAt(10).withBanFor(Duration.ofMinutes(15));
  * </pre>
  *
+ * @param algorithm how calls are counted
  * @param max the calls allowed per key and window, at least 1
  * @param window the window's length, at least 1 ms and a whole number of milliseconds
  * @param alertAt the count after which the next call raises a {@link RateLimitAlertEvent}, between
@@ -23,10 +24,11 @@ import org.jspecify.annotations.Nullable;
  * number of milliseconds; {@code null} for no ban
  * @since 0.1.0
  */
-public record Limit(long max, Duration window, long alertAt, @Nullable Duration banFor) {
+public record Limit(Algorithm algorithm, long max, Duration window, long alertAt, @Nullable Duration banFor) {
 
     /**
      * Validates the components.
+     * @param algorithm how calls are counted
      * @param max the calls allowed per window
      * @param window the window's length
      * @param alertAt the alert threshold, or 0
@@ -34,8 +36,10 @@ public record Limit(long max, Duration window, long alertAt, @Nullable Duration 
      * @throws IllegalArgumentException if a component is invalid
      */
     public Limit {
+        Objects.requireNonNull(algorithm, "algorithm must not be null");
         Objects.requireNonNull(window, "window must not be null");
-        LimitChecks.Problem problem = LimitChecks.check(window, max, (alertAt != 0) ? alertAt : null, banFor);
+        LimitChecks.Problem problem = LimitChecks.check(algorithm, window, max, (alertAt != 0) ? alertAt : null,
+                banFor);
         if (problem != null) {
             throw new IllegalArgumentException(problem.field().attribute() + " " + problem.value() + " "
                     + problem.message());
@@ -43,13 +47,23 @@ public record Limit(long max, Duration window, long alertAt, @Nullable Duration 
     }
 
     /**
-     * Returns a limit of {@code max} calls per {@code window}, with no alert and no ban.
+     * Returns a fixed-window limit of {@code max} calls per {@code window}, with no alert and no
+     * ban.
      * @param max the calls allowed per window, at least 1
      * @param window the window's length, at least 1 ms
      * @return the limit
      */
     public static Limit of(long max, Duration window) {
-        return new Limit(max, window, 0, null);
+        return new Limit(Algorithm.FIXED_WINDOW, max, window, 0, null);
+    }
+
+    /**
+     * Returns a copy counted by another algorithm.
+     * @param algorithm the algorithm
+     * @return the new limit
+     */
+    public Limit withAlgorithm(Algorithm algorithm) {
+        return new Limit(algorithm, this.max, this.window, this.alertAt, this.banFor);
     }
 
     /**
@@ -58,7 +72,7 @@ public record Limit(long max, Duration window, long alertAt, @Nullable Duration 
      * @return the new limit
      */
     public Limit withAlertAt(long alertAt) {
-        return new Limit(this.max, this.window, alertAt, this.banFor);
+        return new Limit(this.algorithm, this.max, this.window, alertAt, this.banFor);
     }
 
     /**
@@ -67,7 +81,8 @@ public record Limit(long max, Duration window, long alertAt, @Nullable Duration 
      * @return the new limit
      */
     public Limit withBanFor(Duration banFor) {
-        return new Limit(this.max, this.window, this.alertAt, Objects.requireNonNull(banFor, "banFor must not be null"));
+        return new Limit(this.algorithm, this.max, this.window, this.alertAt,
+                Objects.requireNonNull(banFor, "banFor must not be null"));
     }
 
 }

@@ -1,7 +1,6 @@
 package io.github.limiter;
 
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Thrown when a call exceeds its rate limit. In a servlet web application the starter answers it
@@ -22,18 +21,17 @@ public class RateLimitExceededException extends RuntimeException {
 
     /**
      * Creates an exception for a rejected decision.
-     * @param limitId the id of the limit that rejected the call
-     * @param key the resolved key the limit counted, the empty string for a shared counter
-     * @param decision the rejecting decision
+     * @param decision the rejecting decision, which names the limit and the key
      */
-    public RateLimitExceededException(String limitId, String key, Decision decision) {
+    public RateLimitExceededException(Decision decision) {
         super(decision.banned()
-                ? "Rate limit '" + limitId + "': key '" + key + "' is banned; retry after "
+                ? "Rate limit '" + decision.limitId() + "': key '" + decision.key() + "' is banned; retry after "
                         + decision.retryAfter().toMillis() + " ms"
-                : "Rate limit '" + limitId + "' exceeded for key '" + key + "': " + decision.limit()
-                        + " calls per window; retry after " + decision.retryAfter().toMillis() + " ms");
-        this.limitId = Objects.requireNonNull(limitId, "limitId must not be null");
-        this.key = Objects.requireNonNull(key, "key must not be null");
+                : "Rate limit '" + decision.limitId() + "' exceeded for key '" + decision.key() + "': "
+                        + decision.limit() + " calls per window; retry after " + decision.retryAfter().toMillis()
+                        + " ms");
+        this.limitId = decision.limitId();
+        this.key = decision.key();
         this.decision = decision;
     }
 

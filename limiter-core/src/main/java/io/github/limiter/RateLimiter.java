@@ -1,9 +1,10 @@
 package io.github.limiter;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
- * Decides whether a call under a named limit may proceed, for code that does not use
+ * Decides whether a call under one or more named limits may proceed, for code that does not use
  * {@link io.github.limiter.annotation.RateLimit @RateLimit}, and inspects or clears a key's state
  * for admin tools.
  *
@@ -13,7 +14,7 @@ import java.time.Duration;
  * <pre class="code">
  * Decision decision = rateLimiter.tryAcquire("exports", userId, 5, Duration.ofMinutes(1));
  * if (!decision.allowed()) {
- *     throw new RateLimitExceededException("exports", userId, decision);
+ *     throw new RateLimitExceededException(decision);
  * }
  * </pre>
  *
@@ -25,20 +26,30 @@ import java.time.Duration;
 public interface RateLimiter {
 
     /**
-     * Counts one call for {@code key} under the limit {@code limitId} and decides whether it may
-     * proceed. A rejected call is not counted. A call past {@code max} on a limit with a ban bans
-     * the key; while banned, every call is rejected without being counted.
+     * Decides one call under several limits at once: it passes only if every limit allows it, and
+     * then counts under each; a rejected call is counted by none. Limits that go past their max and
+     * have a ban ban their key; while a key is banned, its calls are rejected without being counted.
+     * @param requests the limits the call must pass, with their keys and costs; not empty
+     * @return the decision of the limit that binds (see {@link Decision})
+     * @throws IllegalArgumentException if a limit id is invalid or the list is empty
+     */
+    Decision tryAcquire(List<LimitRequest> requests);
+
+    /**
+     * Counts one call under one limit and decides whether it may proceed.
      * @param limitId the limit's id, such as {@code "AnswerController.answer"}
      * @param key the key the limit applies to, such as a user id
      * @param limit what the limit allows
      * @return the decision
      * @throws IllegalArgumentException if the limit id is invalid
      */
-    Decision tryAcquire(String limitId, String key, Limit limit);
+    default Decision tryAcquire(String limitId, String key, Limit limit) {
+        return tryAcquire(List.of(LimitRequest.of(limitId, key, limit)));
+    }
 
     /**
-     * Counts one call under a limit of {@code max} calls per {@code window}, with no alert and no
-     * ban.
+     * Counts one call under a fixed-window limit of {@code max} calls per {@code window}, with no
+     * alert and no ban.
      * @param limitId the limit's id
      * @param key the key the limit applies to
      * @param max the calls allowed per window, at least 1
@@ -54,9 +65,18 @@ public interface RateLimiter {
      * Reads a key's count, the time left in its window and on its ban, without counting a call.
      * @param limitId the limit's id
      * @param key the key
+     * @param limit the limit, whose algorithm and window say how to read the count
      * @return the state; all zero for a key never seen or long expired
      */
-    LimitState state(String limitId, String key);
+    LimitState state(String limitId, String key, Limit limit);
+
+    /**
+     * Returns the time left on a key's ban under a limit.
+     * @param limitId the limit's id
+     * @param key the key
+     * @return the time left, {@link Duration#ZERO} if the key is not banned
+     */
+    Duration banTimeLeft(String limitId, String key);
 
     /**
      * Returns whether a key is banned under a limit.
@@ -65,12 +85,12 @@ public interface RateLimiter {
      * @return {@code true} while the key's ban has time left
      */
     default boolean isBanned(String limitId, String key) {
-        return state(limitId, key).banned();
+        return !banTimeLeft(limitId, key).isZero();
     }
 
     /**
-     * Lifts a key's ban and clears its count, so its next call starts a fresh window rather than
-     * going past the limit, and being banned, again.
+     * Lifts a key's ban and clears its count, so its next call starts afresh rather than going past
+     * the limit, and being banned, again.
      * @param limitId the limit's id
      * @param key the key
      * @return whether the key was banned
@@ -78,7 +98,7 @@ public interface RateLimiter {
     boolean unban(String limitId, String key);
 
     /**
-     * Forgets everything about a key under a limit: its count and its ban.
+     * Forgets everything about a key under a limit: its count, its ban and its window's alert.
      * @param limitId the limit's id
      * @param key the key
      */

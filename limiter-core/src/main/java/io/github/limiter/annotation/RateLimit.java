@@ -3,9 +3,12 @@ package io.github.limiter.annotation;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+
+import io.github.limiter.Algorithm;
 
 /**
  * Limits how often a method may be called per key, across every application instance that shares
@@ -23,6 +26,9 @@ import java.lang.annotation.Target;
  * &#64;RateLimit(policy = "answers", key = "#user.name()")
  * </pre>
  *
+ * <p>Repeatable: a method with several limits, such as 5 a second and 1000 an hour, passes only if
+ * every one allows the call, decided in one round trip; a rejected call is counted by none of them.
+ *
  * <p>Applies to public methods of Spring beans, whether proxied through an interface or through
  * their class. On a class, it applies to every public method, each with its own counter. A method's
  * own annotation wins over its class's.
@@ -37,6 +43,7 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Inherited
 @Documented
+@Repeatable(RateLimits.class)
 public @interface RateLimit {
 
     /**
@@ -89,8 +96,25 @@ public @interface RateLimit {
     String banFor() default "";
 
     /**
-     * The limit's id, which names it in Redis keys, exceptions and logs. Defaults to
-     * {@code SimpleClassName.methodName}; set it to share one counter between methods or to tell
+     * How calls are counted; written {@code algorithm = Algorithm.SLIDING_LOG}. At most one.
+     * @return the algorithm, or none for the policy's ({@link Algorithm#FIXED_WINDOW} without a
+     * policy)
+     */
+    Algorithm[] algorithm() default {};
+
+    /**
+     * The permits one call takes: a whole number ({@code "5"}) or a SpEL expression evaluated on
+     * each call, with the same variables as {@link #key()} ({@code "#files.size()"}). From 0 to
+     * {@code max}; a call that would take more than {@code max} can never pass and is refused with
+     * an {@link IllegalArgumentException}, not made to wait.
+     * @return the cost, or the empty string for 1
+     */
+    String cost() default "";
+
+    /**
+     * The limit's id, which names it in Redis keys, exceptions, events and logs. Defaults to
+     * {@code SimpleClassName.methodName}, and for the second and later limits of a method without
+     * a name to {@code SimpleClassName.methodName-2}, {@code -3}...; set it to share one counter between methods or to tell
      * apart classes with the same simple name. Not blank, and without {@code '{'}, {@code '}'},
      * {@code ':'} or whitespace.
      * @return the limit id, or the empty string for the default

@@ -2,19 +2,21 @@ package io.github.limiter.aop;
 
 import java.time.Duration;
 
+import io.github.limiter.Algorithm;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A named set of limit settings that {@code @RateLimit(policy = "...")} takes its unset attributes
  * from. The starter builds these from {@code limiter.policies.*}.
  *
+ * @param algorithm the algorithm, or {@code null} if not set
  * @param window the window, or {@code null} if not set
  * @param max the calls allowed per window, or {@code null} if not set
  * @param alertAt the alert threshold, or {@code null} if not set
  * @param banFor the ban's length, or {@code null} if not set
  * @since 0.1.0
  */
-public record LimitPolicy(@Nullable Duration window, @Nullable Long max, @Nullable Long alertAt,
-        @Nullable Duration banFor) {
+public record LimitPolicy(@Nullable Algorithm algorithm, @Nullable Duration window, @Nullable Long max,
+        @Nullable Long alertAt, @Nullable Duration banFor) {
 
 }

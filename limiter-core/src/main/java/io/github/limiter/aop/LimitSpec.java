@@ -1,15 +1,17 @@
 package io.github.limiter.aop;
 
 import io.github.limiter.Limit;
+import io.github.limiter.key.CostExpression;
 import io.github.limiter.key.KeyExpression;
 
 /**
- * A method's limit, resolved and validated once from its annotation and policy.
+ * One limit of a method, resolved and validated once from its annotation and policy.
  *
  * @param limitId the limit id
  * @param key the parsed key expression
+ * @param cost the parsed cost
  * @param limit what the limit allows
  */
-record LimitSpec(String limitId, KeyExpression key, Limit limit) {
+record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit) {
 
 }

@@ -3,13 +3,20 @@ package io.github.limiter.aop;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.key.CostExpression;
 import io.github.limiter.key.KeyExpression;
 import io.github.limiter.key.KeyExpressions;
 import io.github.limiter.support.LimitChecks;
@@ -31,11 +38,11 @@ import org.springframework.util.ClassUtils;
  */
 final class LimitSpecs {
 
-    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null);
+    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null);
 
     private static final long UNSET = -1;
 
-    private final Map<MethodClassKey, Optional<LimitSpec>> cache = new ConcurrentHashMap<>(256);
+    private final Map<MethodClassKey, Optional<List<LimitSpec>>> cache = new ConcurrentHashMap<>(256);
 
     private final KeyExpressions keyExpressions;
 
@@ -47,28 +54,40 @@ final class LimitSpecs {
     }
 
     /**
-     * Returns the limit of {@code method} when called on {@code targetClass}, or {@code null} if it
-     * has none.
-     * @throws InvalidRateLimitException if the method's annotation is invalid
+     * Returns the limits of {@code method} when called on {@code targetClass}, in declaration
+     * order, or {@code null} if it has none.
+     * @throws InvalidRateLimitException if one of the method's annotations is invalid
      */
-    @Nullable LimitSpec find(Method method, @Nullable Class<?> targetClass) {
+    @Nullable List<LimitSpec> find(Method method, @Nullable Class<?> targetClass) {
         Class<?> userClass = ClassUtils.getUserClass((targetClass != null) ? targetClass : method.getDeclaringClass());
         return this.cache.computeIfAbsent(new MethodClassKey(method, userClass), key -> resolve(method, userClass))
             .orElse(null);
     }
 
-    private Optional<LimitSpec> resolve(Method method, Class<?> targetClass) {
+    private Optional<List<LimitSpec>> resolve(Method method, Class<?> targetClass) {
         if (!Modifier.isPublic(method.getModifiers()) || Modifier.isStatic(method.getModifiers())
                 || method.getDeclaringClass() == Object.class) {
             return Optional.empty();
         }
         Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-        RateLimit annotation = AnnotatedElementUtils.findMergedAnnotation(specific, RateLimit.class);
-        if (annotation == null) {
-            annotation = AnnotatedElementUtils.findMergedAnnotation(targetClass, RateLimit.class);
+        Set<RateLimit> annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(specific, RateLimit.class);
+        if (annotations.isEmpty()) {
+            annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, RateLimit.class);
         }
-        return (annotation != null) ? Optional.of(new Resolution(annotation, specific, targetClass).spec())
-                : Optional.empty();
+        if (annotations.isEmpty()) {
+            return Optional.empty();
+        }
+        List<LimitSpec> specs = new ArrayList<>(annotations.size());
+        Set<String> limitIds = new HashSet<>();
+        for (RateLimit annotation : annotations) {
+            LimitSpec spec = new Resolution(annotation, specific, targetClass, specs.size() + 1).spec();
+            if (!limitIds.add(spec.limitId())) {
+                throw new InvalidRateLimitException(targetClass, specific, "name", spec.limitId(),
+                        "names two limits of the same method; give each its own name", null);
+            }
+            specs.add(spec);
+        }
+        return Optional.of(List.copyOf(specs));
     }
 
     /** One annotation being turned into a spec; knows where each value came from, for messages. */
@@ -82,16 +101,21 @@ final class LimitSpecs {
 
         private final LimitPolicy policy;
 
-        Resolution(RateLimit annotation, Method method, Class<?> targetClass) {
+        private final int position;
+
+        Resolution(RateLimit annotation, Method method, Class<?> targetClass, int position) {
             this.annotation = annotation;
             this.method = method;
             this.targetClass = targetClass;
+            this.position = position;
             this.policy = policy();
         }
 
         LimitSpec spec() {
             String limitId = this.annotation.name().isEmpty()
-                    ? this.targetClass.getSimpleName() + "." + this.method.getName() : this.annotation.name();
+                    ? this.targetClass.getSimpleName() + "." + this.method.getName()
+                            + ((this.position > 1) ? "-" + this.position : "")
+                    : this.annotation.name();
             String idProblem = LimitIds.problemWith(limitId);
             if (idProblem != null) {
                 throw invalid("name", limitId, idProblem);
@@ -103,17 +127,46 @@ final class LimitSpecs {
                     : this.policy.alertAt();
             Duration banFor = this.annotation.banFor().isBlank() ? this.policy.banFor()
                     : duration(Field.BAN_FOR, this.annotation.banFor());
+            Algorithm algorithm = algorithm();
             if (max == null) {
                 throw invalid("max", Long.toString(this.annotation.max()),
                         "is not set; set max to the calls allowed per window (at least 1)" + inPolicy());
             }
-            LimitChecks.Problem problem = LimitChecks.check(window, max, alertAt, banFor);
+            LimitChecks.Problem problem = LimitChecks.check(algorithm, window, max, alertAt, banFor);
             if (problem != null) {
                 throw invalid(problem.field().attribute(), written(problem.field(), problem.value()),
                         problem.message() + fromPolicy(problem.field()));
             }
-            KeyExpression key = key();
-            return new LimitSpec(limitId, key, new Limit(max, window, (alertAt != null) ? alertAt : 0, banFor));
+            Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor);
+            return new LimitSpec(limitId, key(), cost(max), limit);
+        }
+
+        private Algorithm algorithm() {
+            Algorithm[] algorithms = this.annotation.algorithm();
+            if (algorithms.length > 1) {
+                throw invalid("algorithm", Arrays.toString(algorithms), "names more than one algorithm");
+            }
+            if (algorithms.length == 1) {
+                return algorithms[0];
+            }
+            return (this.policy.algorithm() != null) ? this.policy.algorithm() : Algorithm.FIXED_WINDOW;
+        }
+
+        private CostExpression cost(long max) {
+            String text = this.annotation.cost();
+            CostExpression cost;
+            try {
+                cost = LimitSpecs.this.keyExpressions.parseCost(text);
+            }
+            catch (ParseException ex) {
+                throw new InvalidRateLimitException(this.targetClass, this.method, "cost", text,
+                        "is neither a whole number nor a valid SpEL expression: " + ex.getMessage(), ex);
+            }
+            if (cost instanceof CostExpression.Literal literal && (literal.cost() < 0 || literal.cost() > max)) {
+                throw invalid("cost", text, "must be from 0 to max (" + max + "): a call that takes more than max "
+                        + "could never pass");
+            }
+            return cost;
         }
 
         private LimitPolicy policy() {
@@ -158,6 +211,7 @@ final class LimitSpecs {
 
         private String fromPolicy(Field field) {
             boolean fromAnnotation = switch (field) {
+                case ALGORITHM -> this.annotation.algorithm().length > 0;
                 case WINDOW -> !this.annotation.window().isBlank();
                 case MAX -> this.annotation.max() != UNSET;
                 case ALERT_AT -> this.annotation.alertAt() != UNSET;
@@ -168,6 +222,7 @@ final class LimitSpecs {
         }
 
         private String inPolicy() {
+            // "max" is the only attribute a policy may leave unset that a limit cannot do without
             return this.annotation.policy().isEmpty() ? ""
                     : ", here or in limiter.policies." + this.annotation.policy() + ".max";
         }

@@ -1,9 +1,12 @@
 package io.github.limiter.aop;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.limiter.Decision;
+import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -31,14 +34,19 @@ final class RateLimitInterceptor implements MethodInterceptor {
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
         Method method = invocation.getMethod();
-        LimitSpec spec = this.specs.find(method, (target != null) ? AopUtils.getTargetClass(target) : null);
-        if (spec == null) {
+        List<LimitSpec> specs = this.specs.find(method, (target != null) ? AopUtils.getTargetClass(target) : null);
+        if (specs == null) {
             return invocation.proceed();
         }
-        String key = spec.key().resolve(method, invocation.getArguments());
-        Decision decision = this.rateLimiter.get().tryAcquire(spec.limitId(), key, spec.limit());
+        Object[] args = invocation.getArguments();
+        List<LimitRequest> requests = new ArrayList<>(specs.size());
+        for (LimitSpec spec : specs) {
+            requests.add(new LimitRequest(spec.limitId(), spec.key().resolve(method, args), spec.limit(),
+                    spec.cost().resolve(method, args)));
+        }
+        Decision decision = this.rateLimiter.get().tryAcquire(requests);
         if (!decision.allowed()) {
-            throw new RateLimitExceededException(spec.limitId(), key, decision);
+            throw new RateLimitExceededException(decision);
         }
         return invocation.proceed();
     }

@@ -4,7 +4,6 @@ import java.lang.reflect.Method;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
@@ -66,14 +65,8 @@ public sealed interface KeyExpression {
 
         @Override
         public String resolve(Method method, @Nullable Object[] args) {
-            MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(args, method, args,
-                    this.parameterNames);
-            context.setVariable("args", args);
-            context.setVariable("method", method);
-            if (this.beanResolver != null) {
-                context.setBeanResolver(this.beanResolver);
-            }
-            Object value = this.expression.getValue(context);
+            Object value = this.expression
+                .getValue(Calls.context(method, args, this.parameterNames, this.beanResolver));
             String key = (value != null) ? ObjectUtils.nullSafeToString(value) : null;
             if (key == null || key.isBlank()) {
                 throw new IllegalStateException("Rate limit key '" + this.text + "' of "

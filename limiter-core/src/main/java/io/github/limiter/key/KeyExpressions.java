@@ -12,8 +12,8 @@ import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 
 /**
- * Parses key expressions once, when a method's limit is first resolved, so that calls only
- * evaluate them.
+ * Parses key and cost expressions once, when a method's limit is first resolved, so that calls
+ * only evaluate them.
  *
  * <p>Internal API; it may change in any release.
  */
@@ -46,6 +46,24 @@ public final class KeyExpressions {
         }
         Expression parsed = this.parser.parseExpression(expression);
         return new KeyExpression.Spel(expression, parsed, this.parameterNames, this.beanResolver);
+    }
+
+    /**
+     * Parses a cost: a whole number, or a SpEL expression.
+     * @param cost the text; blank for one permit per call
+     * @return the parsed cost
+     * @throws ParseException if the text is neither a whole number nor valid SpEL
+     */
+    public CostExpression parseCost(String cost) {
+        String text = cost.trim();
+        if (text.isEmpty()) {
+            return CostExpression.ONE;
+        }
+        if (text.matches("-?\\d{1,18}")) {
+            return new CostExpression.Literal(Long.parseLong(text));
+        }
+        return new CostExpression.Spel(text, this.parser.parseExpression(text), this.parameterNames,
+                this.beanResolver);
     }
 
 }

@@ -1,7 +1,9 @@
 package io.github.limiter.redis;
 
+import java.time.Duration;
+
 import io.github.limiter.Decision;
-import io.github.limiter.Limit;
+import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
 import org.apache.commons.logging.Log;
@@ -11,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * Publishes the alert and ban events a decision calls for. A failing listener is logged, never
- * allowed to turn the decision into an error.
+ * Publishes the alert and ban events a decision calls for, with one WARN line each. A failing
+ * listener is logged, never allowed to turn the decision into an error.
  */
 final class DecisionEvents {
 
@@ -24,16 +26,19 @@ final class DecisionEvents {
         this.publisher = publisher;
     }
 
-    void publish(String limitId, String key, Limit limit, Decision decision) {
+    void publish(LimitRequest request, Decision decision) {
         if (decision.alertRaised()) {
-            logger.warn("Rate limit '" + limitId + "' alert: key '" + key + "' made " + decision.count()
-                    + " calls in its window, past the alert threshold of " + limit.alertAt());
-            publish(new RateLimitAlertEvent(limitId, key, decision.count(), limit.alertAt(), limit.window()));
+            logger.warn("Rate limit '" + request.limitId() + "' alert: key '" + request.key() + "' made "
+                    + decision.count() + " calls in its window, past the alert threshold of "
+                    + request.limit().alertAt());
+            publish(new RateLimitAlertEvent(request.limitId(), request.key(), decision.count(),
+                    request.limit().alertAt(), request.limit().window()));
         }
-        if (decision.banStarted() && limit.banFor() != null) {
-            logger.warn("Rate limit '" + limitId + "' ban: key '" + key + "' went past " + limit.max()
-                    + " calls in its window and is banned for " + limit.banFor());
-            publish(new RateLimitBanEvent(limitId, key, limit.banFor()));
+        Duration banFor = request.limit().banFor();
+        if (decision.banStarted() && banFor != null) {
+            logger.warn("Rate limit '" + request.limitId() + "' ban: key '" + request.key() + "' went past "
+                    + request.limit().max() + " calls in its window and is banned for " + banFor);
+            publish(new RateLimitBanEvent(request.limitId(), request.key(), banFor));
         }
     }
 

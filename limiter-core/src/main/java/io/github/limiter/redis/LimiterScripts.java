@@ -1,5 +1,9 @@
 package io.github.limiter.redis;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.springframework.core.io.ClassPathResource;
@@ -7,25 +11,38 @@ import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The Lua scripts, loaded once from {@code META-INF/limiter/scripts}. Each is run with EVALSHA and
- * sent again on NOSCRIPT by Spring Data Redis's script executor.
+ * The decision script, assembled once from the {@code .lua} files in
+ * {@code META-INF/limiter/scripts}: shared helpers, one file per algorithm, and the main part. It
+ * runs with EVALSHA and is sent again on NOSCRIPT by Spring Data Redis's script executor.
  */
 final class LimiterScripts {
 
     private static final String LOCATION = "META-INF/limiter/scripts/";
 
-    final RedisScript<List<Long>> fixedWindow = load("fixed_window.lua");
+    private static final List<String> PARTS = List.of("common.lua", "fixed_window.lua", "sliding_log.lua",
+            "sliding_window.lua", "token_bucket.lua", "decide.lua");
 
-    final RedisScript<List<Long>> state = load("state.lua");
+    private LimiterScripts() {
+    }
 
     @SuppressWarnings({ "unchecked", "rawtypes" })
-    private static RedisScript<List<Long>> load(String name) {
-        DefaultRedisScript<List> script = new DefaultRedisScript<>();
-        script.setLocation(new ClassPathResource(LOCATION + name, LimiterScripts.class.getClassLoader()));
-        script.setResultType(List.class);
-        // Reads the resource and computes the SHA1 now, so a missing script fails at start-up.
-        script.getSha1();
+    static RedisScript<List<Long>> decide() {
+        StringBuilder text = new StringBuilder();
+        for (String part : PARTS) {
+            text.append(read(part)).append('\n');
+        }
+        DefaultRedisScript<List> script = new DefaultRedisScript<>(text.toString(), List.class);
         return (RedisScript<List<Long>>) (RedisScript) script;
+    }
+
+    private static String read(String name) {
+        ClassPathResource resource = new ClassPathResource(LOCATION + name, LimiterScripts.class.getClassLoader());
+        try (InputStream in = resource.getInputStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("Cannot read limiter script " + resource, ex);
+        }
     }
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.limiter.Algorithm;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,33 +15,41 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LimitChecks {
 
+    /** The largest integer every script value must stay under: Lua numbers are doubles. */
+    static final long EXACT = 1L << 53;
+
+    /** The longest window: keeps microsecond arithmetic well inside {@link #EXACT}. */
+    static final Duration LONGEST_WINDOW = Duration.ofDays(3650);
+
     private LimitChecks() {
     }
 
     /**
      * Checks a complete limit, which must have a window and a max.
+     * @param algorithm how the limit counts
      * @param window the window, or {@code null} if not set
      * @param max the calls allowed per window
      * @param alertAt the alert threshold, or {@code null} if not set
      * @param banFor the ban's length, or {@code null} if not set
      * @return the first problem, or {@code null}
      */
-    public static @Nullable Problem check(@Nullable Duration window, long max, @Nullable Long alertAt,
-            @Nullable Duration banFor) {
-        List<Problem> problems = problems(window, max, alertAt, banFor);
+    public static @Nullable Problem check(Algorithm algorithm, @Nullable Duration window, long max,
+            @Nullable Long alertAt, @Nullable Duration banFor) {
+        List<Problem> problems = problems(algorithm, window, max, alertAt, banFor);
         return problems.isEmpty() ? null : problems.get(0);
     }
 
     /**
      * Checks a limit, or a policy that may leave {@code max} to the annotations that use it.
+     * @param algorithm how the limit counts, or {@code null} if not set (fixed window)
      * @param window the window, or {@code null} if not set
      * @param max the calls allowed per window, or {@code null} if not set
      * @param alertAt the alert threshold, or {@code null} if not set
      * @param banFor the ban's length, or {@code null} if not set
      * @return every problem found, in field order
      */
-    public static List<Problem> problems(@Nullable Duration window, @Nullable Long max, @Nullable Long alertAt,
-            @Nullable Duration banFor) {
+    public static List<Problem> problems(@Nullable Algorithm algorithm, @Nullable Duration window,
+            @Nullable Long max, @Nullable Long alertAt, @Nullable Duration banFor) {
         List<Problem> problems = new ArrayList<>();
         if (window == null) {
             problems.add(new Problem(Field.WINDOW, "", "is not set; every limit needs a window"));
@@ -50,9 +59,20 @@ public final class LimitChecks {
             if (problem != null) {
                 problems.add(new Problem(Field.WINDOW, window.toString(), problem + "; a window is at least 1ms"));
             }
+            else if (window.compareTo(LONGEST_WINDOW) > 0) {
+                problems.add(new Problem(Field.WINDOW, window.toString(), "is longer than 3650 days"));
+            }
         }
         if (max != null && max < 1) {
             problems.add(new Problem(Field.MAX, max.toString(), "must be at least 1"));
+        }
+        else if (max != null && window != null && window.compareTo(LONGEST_WINDOW) <= 0) {
+            long largest = largestMax(algorithm, window);
+            if (max > largest) {
+                problems.add(new Problem(Field.MAX, max.toString(), "is too large for " + window + " with "
+                        + ((algorithm != null) ? algorithm : Algorithm.FIXED_WINDOW)
+                        + ": at most " + largest + ", so that Redis's arithmetic stays exact"));
+            }
         }
         if (alertAt != null) {
             if (alertAt < 1) {
@@ -77,9 +97,26 @@ public final class LimitChecks {
     }
 
     /**
+     * Returns the largest max an algorithm counts exactly for a window: the two-counter and bucket
+     * algorithms multiply max by the window in milliseconds (three times, at most).
+     * @param algorithm the algorithm, or {@code null} for the fixed window
+     * @param window the window
+     * @return the largest max
+     */
+    static long largestMax(@Nullable Algorithm algorithm, Duration window) {
+        if (algorithm == Algorithm.SLIDING_WINDOW || algorithm == Algorithm.TOKEN_BUCKET) {
+            return EXACT / (3 * Math.max(window.toMillis(), 1));
+        }
+        return EXACT;
+    }
+
+    /**
      * A field of a limit.
      */
     public enum Field {
+
+        /** The algorithm. */
+        ALGORITHM("algorithm", "algorithm"),
 
         /** The window. */
         WINDOW("window", "window"),

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
@@ -24,6 +25,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -37,9 +39,10 @@ class RateLimitAdvisorIntegrationTests {
     private String prefix;
 
     private Map<String, LimitPolicy> policies = Map.of("answers",
-            new LimitPolicy(Duration.ofMinutes(1), 20L, 10L, Duration.ofMinutes(15)), "relaxed",
-            new LimitPolicy(Duration.ofHours(1), null, null, null), "noisy",
-            new LimitPolicy(Duration.ofMinutes(1), 5L, 5L, null));
+            new LimitPolicy(null, Duration.ofMinutes(1), 20L, 10L, Duration.ofMinutes(15)), "relaxed",
+            new LimitPolicy(null, Duration.ofHours(1), null, null, null), "noisy",
+            new LimitPolicy(null, Duration.ofMinutes(1), 5L, 5L, null), "logged",
+            new LimitPolicy(Algorithm.SLIDING_LOG, Duration.ofMinutes(1), 3L, null, null));
 
     @AfterEach
     void close() {
@@ -186,7 +189,73 @@ class RateLimitAdvisorIntegrationTests {
     @Test
     void unknownPolicyFailsTheStart() {
         assertStartFails(UnknownPolicy.class, "policy", "UnknownPolicy.call()",
-                "policy = 'answer' is not defined; defined policies: [answers, noisy, relaxed]");
+                "policy = 'answer' is not defined; defined policies: [answers, logged, noisy, relaxed]");
+    }
+
+    @Test
+    void aCallPassesOnlyIfEveryRepeatedLimitAllowsIt() {
+        Several several = start(Several.class).getBean(Several.class);
+        several.search("ann");
+        several.search("ann");
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> several.search("ann"))
+            .satisfies(ex -> assertThat(ex.getLimitId()).isEqualTo("Several.search"));
+        assertThat(redis.opsForValue().get(this.prefix + "{Several.search:ann}")).isEqualTo("2");
+        assertThat(redis.opsForZSet().zCard(this.prefix + "{Several.search-2:ann}"))
+            .as("the rejected call took nothing from the second limit").isEqualTo(2);
+        assertThat(several.calls()).isEqualTo(2);
+    }
+
+    @Test
+    void aCallTakesTheCostItsExpressionGives() {
+        Uploads uploads = start(Uploads.class).getBean(Uploads.class);
+        uploads.upload("ann", List.of("a", "b", "c"));
+        uploads.upload("ann", List.of("d", "e"));
+        assertThatExceptionOfType(RateLimitExceededException.class)
+            .isThrownBy(() -> uploads.upload("ann", List.of("f")));
+        assertThat(redis.opsForValue().get(this.prefix + "{Uploads.upload:ann}")).isEqualTo("5");
+        assertThatIllegalArgumentException().isThrownBy(() -> uploads.upload("bob", List.of("1", "2", "3", "4", "5", "6")))
+            .withMessageContaining("cost 6 of a call under 'Uploads.upload' is more than its max of 5");
+        uploads.flat("ann");
+        assertThat(redis.opsForValue().get(this.prefix + "{Uploads.flat:ann}")).isEqualTo("2");
+    }
+
+    @Test
+    void takesTheAlgorithmFromTheAnnotationOrThePolicy() {
+        Algorithms algorithms = start(Algorithms.class).getBean(Algorithms.class);
+        algorithms.bucket();
+        algorithms.fromPolicy();
+        assertThat(redis.type(this.prefix + "{Algorithms.bucket}").code()).isEqualTo("hash");
+        assertThat(redis.type(this.prefix + "{Algorithms.fromPolicy}").code()).isEqualTo("zset");
+    }
+
+    @Test
+    void costAboveMaxFailsTheStart() {
+        assertStartFails(CostAboveMax.class, "cost", "CostAboveMax.call()",
+                "cost = '6' must be from 0 to max (5): a call that takes more than max could never pass");
+    }
+
+    @Test
+    void costThatIsNeitherANumberNorSpelFailsTheStart() {
+        assertStartFails(BadCost.class, "cost", "BadCost.call()",
+                "cost = '#files.size(' is neither a whole number nor a valid SpEL expression");
+    }
+
+    @Test
+    void twoAlgorithmsFailTheStart() {
+        assertStartFails(TwoAlgorithms.class, "algorithm", "TwoAlgorithms.call()",
+                "algorithm = '[SLIDING_LOG, TOKEN_BUCKET]' names more than one algorithm");
+    }
+
+    @Test
+    void twoLimitsWithOneNameFailTheStart() {
+        assertStartFails(SameName.class, "name", "SameName.call()",
+                "name = 'twice' names two limits of the same method");
+    }
+
+    @Test
+    void maxTooLargeForTheAlgorithmFailsTheStart() {
+        assertStartFails(TooLarge.class, "max", "TooLarge.call()", "max = '100000000000' is too large for PT24H "
+                + "with TOKEN_BUCKET: at most 34749997, so that Redis's arithmetic stays exact");
     }
 
     @Test
@@ -439,6 +508,87 @@ class RateLimitAdvisorIntegrationTests {
 
         @RateLimit(policy = "relaxed", max = 1)
         public void windowFromPolicy() {
+        }
+
+    }
+
+    static class Several {
+
+        private int calls;
+
+        @RateLimit(key = "#user", window = "1m", max = 2)
+        @RateLimit(key = "#user", window = "1h", max = 1000, algorithm = Algorithm.SLIDING_LOG)
+        public void search(String user) {
+            this.calls++;
+        }
+
+        public int calls() {
+            return this.calls;
+        }
+
+    }
+
+    static class Uploads {
+
+        @RateLimit(key = "#user", window = "1m", max = 5, cost = "#files.size()")
+        public void upload(String user, List<String> files) {
+        }
+
+        @RateLimit(key = "#user", window = "1m", max = 5, cost = "2")
+        public void flat(String user) {
+        }
+
+    }
+
+    static class Algorithms {
+
+        @RateLimit(window = "1m", max = 5, algorithm = Algorithm.TOKEN_BUCKET)
+        public void bucket() {
+        }
+
+        @RateLimit(policy = "logged")
+        public void fromPolicy() {
+        }
+
+    }
+
+    static class CostAboveMax {
+
+        @RateLimit(window = "1m", max = 5, cost = "6")
+        public void call() {
+        }
+
+    }
+
+    static class BadCost {
+
+        @RateLimit(window = "1m", max = 5, cost = "#files.size(")
+        public void call() {
+        }
+
+    }
+
+    static class TwoAlgorithms {
+
+        @RateLimit(window = "1m", max = 5, algorithm = { Algorithm.SLIDING_LOG, Algorithm.TOKEN_BUCKET })
+        public void call() {
+        }
+
+    }
+
+    static class SameName {
+
+        @RateLimit(name = "twice", window = "1m", max = 5)
+        @RateLimit(name = "twice", window = "1h", max = 50)
+        public void call() {
+        }
+
+    }
+
+    static class TooLarge {
+
+        @RateLimit(window = "1d", max = 100_000_000_000L, algorithm = Algorithm.TOKEN_BUCKET)
+        public void call() {
         }
 
     }

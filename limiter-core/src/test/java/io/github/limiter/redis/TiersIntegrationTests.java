@@ -103,7 +103,7 @@ class TiersIntegrationTests {
         }
         assertThat(this.limiter.isBanned("short", "k")).isFalse();
         awaitNewWindow("short", "k", limit);
-        assertThat(this.limiter.state("short", "k").count()).isEqualTo(1);
+        assertThat(this.limiter.state("short", "k", limit).count()).isEqualTo(1);
     }
 
     @Test
@@ -136,15 +136,15 @@ class TiersIntegrationTests {
 
     @Test
     void stateShowsTheCountTheWindowAndTheBan() {
-        assertThat(this.limiter.state("answers", "dora")).isEqualTo(new LimitState(0, Duration.ZERO, Duration.ZERO));
+        assertThat(this.limiter.state("answers", "dora", this.answers)).isEqualTo(new LimitState(0, Duration.ZERO, Duration.ZERO));
         this.limiter.tryAcquire("answers", "dora", this.answers);
         this.limiter.tryAcquire("answers", "dora", this.answers);
-        LimitState state = this.limiter.state("answers", "dora");
+        LimitState state = this.limiter.state("answers", "dora", this.answers);
         assertThat(state.count()).isEqualTo(2);
         assertThat(state.resetAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(1));
         assertThat(state.banned()).isFalse();
         banDora();
-        LimitState banned = this.limiter.state("answers", "dora");
+        LimitState banned = this.limiter.state("answers", "dora", this.answers);
         assertThat(banned.banned()).isTrue();
         assertThat(banned.banTimeLeft()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(15));
         assertThat(banned.count()).isEqualTo(20);
@@ -166,7 +166,7 @@ class TiersIntegrationTests {
     void resetForgetsTheCountAndTheBan() {
         banDora();
         this.limiter.reset("answers", "dora");
-        assertThat(this.limiter.state("answers", "dora")).isEqualTo(new LimitState(0, Duration.ZERO, Duration.ZERO));
+        assertThat(this.limiter.state("answers", "dora", this.answers)).isEqualTo(new LimitState(0, Duration.ZERO, Duration.ZERO));
         assertThat(redis.keys(this.prefix + "*")).isEmpty();
     }
 
@@ -198,7 +198,7 @@ class TiersIntegrationTests {
 
     private void awaitNewWindow(String limitId, String key, Limit limit) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (this.limiter.state(limitId, key).count() > 0 && System.nanoTime() < deadline) {
+        while (this.limiter.state(limitId, key, limit).count() > 0 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
         assertThat(this.limiter.tryAcquire(limitId, key, limit).count()).as("a fresh window").isEqualTo(1);

@@ -14,40 +14,40 @@ class LimitChecksTests {
 
     @Test
     void acceptsACompletePolicyAndOneThatLeavesMaxToTheAnnotation() {
-        assertThat(LimitChecks.problems(MINUTE, 20L, 10L, Duration.ofMinutes(15))).isEmpty();
-        assertThat(LimitChecks.problems(MINUTE, null, null, null)).isEmpty();
-        assertThat(LimitChecks.problems(MINUTE, null, 10L, null)).isEmpty();
+        assertThat(LimitChecks.problems(null, MINUTE, 20L, 10L, Duration.ofMinutes(15))).isEmpty();
+        assertThat(LimitChecks.problems(null, MINUTE, null, null, null)).isEmpty();
+        assertThat(LimitChecks.problems(null, MINUTE, null, 10L, null)).isEmpty();
     }
 
     @Test
     void findsAMissingWindow() {
-        assertThat(LimitChecks.problems(null, 20L, null, null))
+        assertThat(LimitChecks.problems(null, null, 20L, null, null))
             .containsExactly(new Problem(Field.WINDOW, "", "is not set; every limit needs a window"));
     }
 
     @Test
     void findsZeroAndNegativeDurations() {
-        assertThat(LimitChecks.problems(Duration.ZERO, 20L, null, Duration.ofSeconds(-5))).extracting(Problem::field)
+        assertThat(LimitChecks.problems(null, Duration.ZERO, 20L, null, Duration.ofSeconds(-5))).extracting(Problem::field)
             .containsExactly(Field.WINDOW, Field.BAN_FOR);
     }
 
     @Test
     void findsAlertAtNotBelowMax() {
-        assertThat(LimitChecks.problems(MINUTE, 10L, 10L, null)).extracting(Problem::field)
+        assertThat(LimitChecks.problems(null, MINUTE, 10L, 10L, null)).extracting(Problem::field)
             .containsExactly(Field.ALERT_AT);
-        assertThat(LimitChecks.problems(MINUTE, 10L, 0L, null)).extracting(Problem::message)
+        assertThat(LimitChecks.problems(null, MINUTE, 10L, 0L, null)).extracting(Problem::message)
             .containsExactly("must be at least 1");
     }
 
     @Test
     void findsABanWithoutMax() {
-        assertThat(LimitChecks.problems(MINUTE, null, null, Duration.ofMinutes(15))).containsExactly(
+        assertThat(LimitChecks.problems(null, MINUTE, null, null, Duration.ofMinutes(15))).containsExactly(
                 new Problem(Field.BAN_FOR, "PT15M", "needs a max: a key is banned when it goes past max"));
     }
 
     @Test
     void findsMaxBelowOne() {
-        assertThat(LimitChecks.check(MINUTE, 0, null, null)).extracting(Problem::field).isEqualTo(Field.MAX);
+        assertThat(LimitChecks.check(io.github.limiter.Algorithm.FIXED_WINDOW, MINUTE, 0, null, null)).extracting(Problem::field).isEqualTo(Field.MAX);
     }
 
     @Test

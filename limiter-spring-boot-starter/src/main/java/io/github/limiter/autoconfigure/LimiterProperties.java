@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.support.LimitChecks;
 import org.jspecify.annotations.Nullable;
 
@@ -114,8 +115,8 @@ public class LimiterProperties implements Validator {
     public void validate(Object target, Errors errors) {
         LimiterProperties properties = (LimiterProperties) target;
         properties.policies.forEach((name, policy) -> {
-            for (LimitChecks.Problem problem : LimitChecks.problems(policy.window, policy.max, policy.alertAt,
-                    policy.banFor)) {
+            for (LimitChecks.Problem problem : LimitChecks.problems(policy.algorithm, policy.window, policy.max,
+                    policy.alertAt, policy.banFor)) {
                 errors.reject("limiter.policy", "limiter.policies." + name + "." + problem.field().property()
                         + " = '" + problem.value() + "' " + problem.message());
             }
@@ -132,6 +133,12 @@ public class LimiterProperties implements Validator {
      * attributes from.
      */
     public static class Policy {
+
+        /**
+         * How calls are counted: fixed-window, sliding-log, sliding-window or token-bucket.
+         * Defaults to fixed-window.
+         */
+        private @Nullable Algorithm algorithm;
 
         /**
          * Length of the window, such as 60s or 1m. Required.
@@ -155,6 +162,22 @@ public class LimiterProperties implements Validator {
          * the key is rejected without being counted. Needs max.
          */
         private @Nullable Duration banFor;
+
+        /**
+         * Returns the algorithm.
+         * @return the algorithm, or {@code null} if not set
+         */
+        public @Nullable Algorithm getAlgorithm() {
+            return this.algorithm;
+        }
+
+        /**
+         * Sets the algorithm.
+         * @param algorithm the algorithm
+         */
+        public void setAlgorithm(@Nullable Algorithm algorithm) {
+            this.algorithm = algorithm;
+        }
 
         /**
          * Returns the window.

@@ -43,7 +43,7 @@ class RateLimitAdvisorConfiguration {
     private static Map<String, LimitPolicy> policies(LimiterProperties properties) {
         Map<String, LimitPolicy> policies = new LinkedHashMap<>();
         properties.getPolicies()
-            .forEach((name, policy) -> policies.put(name, new LimitPolicy(policy.getWindow(), policy.getMax(),
+            .forEach((name, policy) -> policies.put(name, new LimitPolicy(policy.getAlgorithm(), policy.getWindow(), policy.getMax(),
                     policy.getAlertAt(), policy.getBanFor())));
         return policies;
     }

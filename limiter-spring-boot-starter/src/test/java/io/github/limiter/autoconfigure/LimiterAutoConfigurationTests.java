@@ -1,10 +1,13 @@
 package io.github.limiter.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
+import io.github.limiter.LimitRequest;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.aop.RateLimitAdvisor;
@@ -140,6 +143,21 @@ class LimiterAutoConfigurationTests {
     }
 
     @Test
+    void bindsThePolicysAlgorithmInKebabCase() {
+        this.runner.withPropertyValues("limiter.policies.quota.algorithm=token-bucket", "limiter.policies.quota.window=1h",
+                "limiter.policies.quota.max=1000")
+            .run(context -> assertThat(context.getBean(LimiterProperties.class).getPolicies().get("quota").getAlgorithm())
+                .isEqualTo(Algorithm.TOKEN_BUCKET));
+    }
+
+    @Test
+    void maxTooLargeForThePolicysAlgorithmFailsTheStart() {
+        assertStartFails("limiter.policies.quota.max = '100000000000' is too large for PT24H with SLIDING_WINDOW",
+                "limiter.policies.quota.algorithm=sliding-window", "limiter.policies.quota.window=1d",
+                "limiter.policies.quota.max=100000000000");
+    }
+
+    @Test
     void alertAtNotBelowMaxFailsTheStart() {
         assertStartFails("limiter.policies.answers.alert-at = '20' must be less than max (20)",
                 "limiter.policies.answers.window=60s", "limiter.policies.answers.max=20",
@@ -186,13 +204,19 @@ class LimiterAutoConfigurationTests {
         final RateLimiter limiter = new RateLimiter() {
 
             @Override
-            public Decision tryAcquire(String limitId, String key, Limit limit) {
-                return Decision.allow(limit.max(), 1, limit.window());
+            public Decision tryAcquire(List<LimitRequest> requests) {
+                LimitRequest first = requests.get(0);
+                return Decision.allow(first.limitId(), first.key(), first.limit().max(), 1, first.limit().window());
             }
 
             @Override
-            public LimitState state(String limitId, String key) {
+            public LimitState state(String limitId, String key, Limit limit) {
                 return new LimitState(0, Duration.ZERO, Duration.ZERO);
+            }
+
+            @Override
+            public Duration banTimeLeft(String limitId, String key) {
+                return Duration.ZERO;
             }
 
             @Override

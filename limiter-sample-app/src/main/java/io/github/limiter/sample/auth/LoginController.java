@@ -1,9 +1,9 @@
 package io.github.limiter.sample.auth;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.sample.answers.AnswerController;
 
@@ -41,9 +41,9 @@ class LoginController {
                 .body(ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED, "Wrong user name or password"));
         }
         // The ban lives in Redis, so every instance refuses the login, not only the one that banned.
-        LimitState state = this.rateLimiter.state(AnswerController.LIMIT_ID, user.username());
-        if (state.banned()) {
-            Instant until = Instant.now().plus(state.banTimeLeft());
+        Duration banTimeLeft = this.rateLimiter.banTimeLeft(AnswerController.LIMIT_ID, user.username());
+        if (!banTimeLeft.isZero()) {
+            Instant until = Instant.now().plus(banTimeLeft);
             ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN,
                     user.username() + " is banned for reading too fast, until " + until);
             problem.setTitle("Banned");

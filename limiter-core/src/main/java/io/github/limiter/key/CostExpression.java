@@ -1,0 +1,69 @@
+package io.github.limiter.key;
+
+import java.lang.reflect.Method;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.BeanResolver;
+import org.springframework.expression.Expression;
+
+/**
+ * The permits one call takes: a literal, or a SpEL expression evaluated per call.
+ *
+ * <p>Internal API; it may change in any release.
+ */
+public sealed interface CostExpression {
+
+    /** One permit per call. */
+    CostExpression ONE = new Literal(1);
+
+    /**
+     * Resolves the cost of one call.
+     * @param method the method called, as declared by the target class
+     * @param args the call's arguments
+     * @return the cost
+     * @throws IllegalArgumentException if the expression does not give a whole number
+     */
+    long resolve(Method method, @Nullable Object[] args);
+
+    /**
+     * A fixed cost.
+     *
+     * @param cost the permits every call takes
+     */
+    record Literal(long cost) implements CostExpression {
+
+        @Override
+        public long resolve(Method method, @Nullable Object[] args) {
+            return this.cost;
+        }
+
+    }
+
+    /**
+     * A cost computed from the call.
+     *
+     * @param text the expression as written
+     * @param expression the parsed expression
+     * @param parameterNames discovers argument names
+     * @param beanResolver resolves {@code @beanName}, if any
+     */
+    record Spel(String text, Expression expression, ParameterNameDiscoverer parameterNames,
+            @Nullable BeanResolver beanResolver) implements CostExpression {
+
+        @Override
+        public long resolve(Method method, @Nullable Object[] args) {
+            Object value = this.expression
+                .getValue(Calls.context(method, args, this.parameterNames, this.beanResolver));
+            if (value instanceof Number number && number.doubleValue() == number.longValue()) {
+                return number.longValue();
+            }
+            throw new IllegalArgumentException("Rate limit cost '" + this.text + "' of "
+                    + method.getDeclaringClass().getSimpleName() + "." + method.getName() + " gave " + value
+                    + ", not a whole number");
+        }
+
+    }
+
+}

@@ -1,0 +1,39 @@
+-- limiter's decision script is assembled from these files, in this order, and loaded once:
+--   common.lua, fixed_window.lua, sliding_log.lua, sliding_window.lua, token_bucket.lua, decide.lua
+-- decide.lua documents KEYS, ARGV and the reply.
+--
+-- Time is Redis's own: one TIME per call, never the caller's clock, so application servers with
+-- skewed clocks agree. Lua numbers are doubles: every value below stays an integer under 2^53
+-- (microseconds since 1970 are about 1.8e15; the Java side bounds max * window for the
+-- algorithms that multiply them).
+
+local time = redis.call('TIME')
+local NOW_US = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local NOW_MS = math.floor(NOW_US / 1000)
+
+-- ceil(a / b) for a >= 0, b > 0, exact on integers
+local function ceil_div(a, b)
+  return math.floor((a + b - 1) / b)
+end
+
+-- PTTL of a key in milliseconds, 0 if it is missing. A key without expiry can only have been
+-- written by something else; it gets one, so that it cannot block a key forever.
+local function ttl_of(key, fallback)
+  local ttl = redis.call('PTTL', key)
+  if ttl == -1 then
+    redis.call('PEXPIRE', key, fallback)
+    return fallback
+  end
+  return math.max(ttl, 0)
+end
+
+-- Each algorithm has two phases, so that several limits can be decided all or nothing:
+--   check(l)     reads the limit's state and returns s with
+--                  s.fits   whether l.cost more calls fit
+--                  s.count  the count before this call
+--                  s.reset  milliseconds until the current state is gone or the window ends
+--                  s.retry  milliseconds until the call would fit (when it does not)
+--   commit(l, s) counts the call (cost >= 1); returns count after it, reset, and how long an
+--                alert for this window lasts (so that it fires once per key and window)
+-- Every key is written with its expiry in the same script, never left without one.
+local ALGORITHMS = {}

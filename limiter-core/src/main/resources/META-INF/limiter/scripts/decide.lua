@@ -1,0 +1,79 @@
+-- Decides one call under one or more limits, atomically: the call passes only if every limit
+-- allows it; a rejected call is counted by none of them.
+--
+-- KEYS     three per limit, all with the limit's hash tag:
+--            state  <prefix>{<limit-id>:<key>}         counter, log, or two-counter/bucket hash
+--            ban    <prefix>{<limit-id>:<key>}:ban     present while the key is banned
+--            alert  <prefix>{<limit-id>:<key>}:alert   present once the window's alert has fired
+-- ARGV[1]  'acquire' to decide and count, 'peek' to read the state only
+-- ARGV[2]  n, the number of limits; then six values per limit:
+--            algorithm (1 fixed window, 2 sliding log, 3 sliding window, 4 token bucket),
+--            max, window in ms, cost (permits this call takes, 0..max),
+--            alert-at (0: none), ban in ms (0: none)
+--
+-- Reply for 'acquire': six integers per limit, in order:
+--   outcome      0 allowed, 1 rejected (past max), 2 banned, 3 allowed by this limit but the call
+--                was rejected by another
+--   count        the count after this call if allowed, else before it
+--   reset        ms until the window ends or the state is gone
+--   retry        ms until the call may pass: 0 if allowed, else the limit's or the ban's
+--   alert        1 if this call is the first past alert-at in its window
+--   ban_started  1 if this call started the key's ban
+-- Reply for 'peek': three integers per limit: count, reset, ms left on the ban.
+
+local mode = ARGV[1]
+local n = tonumber(ARGV[2])
+local limits, states = {}, {}
+local all_fit = true
+
+for i = 1, n do
+  local a = 2 + (i - 1) * 6
+  local k = (i - 1) * 3
+  local l = { state_key = KEYS[k + 1], ban_key = KEYS[k + 2], alert_key = KEYS[k + 3],
+              algorithm = tonumber(ARGV[a + 1]), max = tonumber(ARGV[a + 2]), window = tonumber(ARGV[a + 3]),
+              cost = tonumber(ARGV[a + 4]), alert_at = tonumber(ARGV[a + 5]), ban_ms = tonumber(ARGV[a + 6]) }
+  local s = ALGORITHMS[l.algorithm].check(l)
+  s.ban = ttl_of(l.ban_key, math.max(l.ban_ms, l.window))
+  if s.ban > 0 or not s.fits then
+    all_fit = false
+  end
+  limits[i], states[i] = l, s
+end
+
+local reply = {}
+local function push(...)
+  for _, v in ipairs({...}) do
+    reply[#reply + 1] = v
+  end
+end
+
+for i = 1, n do
+  local l, s = limits[i], states[i]
+  if mode == 'peek' then
+    push(s.count, s.reset, s.ban)
+  elseif s.ban > 0 then
+    push(2, s.count, s.reset, s.ban, 0, 0)
+  elseif not s.fits then
+    if l.ban_ms > 0 then
+      redis.call('SET', l.ban_key, s.count, 'PX', l.ban_ms)
+      push(2, s.count, s.reset, l.ban_ms, 0, 1)
+    else
+      push(1, s.count, s.reset, s.retry, 0, 0)
+    end
+  elseif not all_fit then
+    push(3, s.count, s.reset, 0, 0, 0)
+  else
+    local count, reset, alert_ttl = s.count, s.reset, l.window
+    if l.cost > 0 then
+      count, reset, alert_ttl = ALGORITHMS[l.algorithm].commit(l, s)
+    end
+    local alert = 0
+    -- a window read in its last millisecond has a TTL of 0; the marker still needs one
+    if l.alert_at > 0 and s.count <= l.alert_at and count > l.alert_at
+        and redis.call('SET', l.alert_key, '1', 'PX', math.max(alert_ttl, 1), 'NX') then
+      alert = 1
+    end
+    push(0, count, reset, 0, alert, 0)
+  end
+end
+return reply

@@ -1,0 +1,73 @@
+package io.github.limiter.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Limit;
+import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.test.RedisServerExtension;
+import io.github.limiter.test.WithRedis;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * No script takes the caller's time: the arguments Redis receives, read back from its slow log,
+ * are exactly the limit's settings, for every algorithm. Time comes from Redis's TIME, so
+ * application servers with skewed clocks decide alike.
+ */
+@WithRedis
+class ClockIndependenceIntegrationTests {
+
+    private static final StringRedisTemplate redis = RedisServerExtension.template();
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void theScriptReceivesOnlyTheLimitsSettings(Algorithm algorithm) {
+        String prefix = "clock-" + UUID.randomUUID() + ":";
+        RedisRateLimiter limiter = new RedisRateLimiter(redis, prefix, null);
+        Limit limit = Limit.of(7, Duration.ofSeconds(30)).withAlgorithm(algorithm).withAlertAt(3)
+            .withBanFor(Duration.ofMinutes(2));
+        EmbeddedRedis server = RedisServerExtension.redis();
+        RedisClient client = RedisClient.create(RedisURI.create(server.host(), server.port()));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            RedisCommands<String, String> commands = connection.sync();
+            commands.configSet("slowlog-log-slower-than", "0");
+            try {
+                commands.slowlogReset();
+                limiter.tryAcquire("clock", "k", limit);
+                assertThat(lastEvalsha(commands.slowlogGet(20))).containsExactly(prefix + "{clock:k}",
+                        prefix + "{clock:k}:ban", prefix + "{clock:k}:alert", "acquire", "1",
+                        Integer.toString(algorithm.ordinal() + 1), "7", "30000", "1", "3", "120000");
+            }
+            finally {
+                commands.configSet("slowlog-log-slower-than", "10000");
+            }
+        }
+        finally {
+            client.shutdown();
+        }
+    }
+
+    /** The keys and arguments of the latest EVALSHA in the slow log (newest entries come first). */
+    @SuppressWarnings("unchecked")
+    private static List<String> lastEvalsha(List<Object> entries) {
+        for (Object entry : entries) {
+            List<Object> argv = (List<Object>) ((List<Object>) entry).get(3);
+            if ("EVALSHA".equalsIgnoreCase(String.valueOf(argv.get(0)))) {
+                return argv.subList(3, argv.size()).stream().map(String::valueOf).toList();
+            }
+        }
+        throw new IllegalStateException("No EVALSHA in the slow log: " + entries);
+    }
+
+}
