@@ -15,8 +15,9 @@ import java.util.Objects;
  * @param limit the calls allowed per window
  * @param count the calls counted in the current window, this one included when allowed
  * @param remaining the calls still allowed in the current window, never negative; 0 while banned
- * @param retryAfter how long a rejected caller should wait before trying again: the time left in
- * the window, or on the ban; {@link Duration#ZERO} when allowed
+ * @param retryAfter how long a rejected caller should wait before the same call would pass: the
+ * time left on the ban, or until the limit has room (for the fixed window, the time left in the
+ * window; for the sliding window up to two windows); {@link Duration#ZERO} when allowed
  * @param resetAfter the time left until the current window ends and its count starts again
  * @param alertRaised whether this call was the first past the limit's alert threshold in its
  * window; exactly one call per key and window, across all instances, gets {@code true}
