@@ -23,10 +23,12 @@ import java.util.Objects;
  * window; exactly one call per key and window, across all instances, gets {@code true}
  * @param banStarted whether this call started the key's ban; exactly one call per ban gets
  * {@code true}
+ * @param shadow whether the limit is in shadow mode: the outcome is what it would have decided,
+ * and the call proceeds whatever it is
  * @since 0.1.0
  */
-public record Decision(String limitId, String key, Outcome outcome, long limit, long count, long remaining, Duration retryAfter,
-        Duration resetAfter, boolean alertRaised, boolean banStarted) {
+public record Decision(String limitId, String key, Outcome outcome, long limit, long count, long remaining,
+        Duration retryAfter, Duration resetAfter, boolean alertRaised, boolean banStarted, boolean shadow) {
 
     /**
      * Validates the components.
@@ -40,6 +42,7 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      * @param resetAfter the time left in the current window
      * @param alertRaised whether this call raised the window's alert
      * @param banStarted whether this call started a ban
+     * @param shadow whether the limit is in shadow mode
      */
     public Decision {
         Objects.requireNonNull(limitId, "limitId must not be null");
@@ -63,15 +66,16 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      */
     public static Decision allow(String limitId, String key, long limit, long count, Duration resetAfter) {
         return new Decision(limitId, key, Outcome.ALLOWED, limit, count, Math.max(0, limit - count), Duration.ZERO, resetAfter,
-                false, false);
+                false, false, false);
     }
 
     /**
      * Returns whether the call may proceed.
-     * @return {@code true} for {@link Outcome#ALLOWED}
+     * @return {@code true} for {@link Outcome#ALLOWED}, and for any outcome of a limit in shadow
+     * mode
      */
     public boolean allowed() {
-        return this.outcome == Outcome.ALLOWED;
+        return this.outcome == Outcome.ALLOWED || this.shadow;
     }
 
     /**

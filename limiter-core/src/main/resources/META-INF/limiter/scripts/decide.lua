@@ -1,19 +1,21 @@
--- Decides one call under one or more limits, atomically: the call passes only if every limit
--- allows it; a rejected call is counted by none of them.
+-- Decides one call under one or more limits, atomically: the call passes only if every enforced
+-- limit allows it; a rejected call is counted by none of them. Shadow limits are decided and
+-- reported alike, but never stop the call.
 --
 -- KEYS     three per limit, all with the limit's hash tag:
 --            state  <prefix>{<limit-id>:<key>}         counter, log, or two-counter/bucket hash
 --            ban    <prefix>{<limit-id>:<key>}:ban     present while the key is banned
+--                   (:shadow-ban for a shadow limit, so that its would-be bans never bind)
 --            alert  <prefix>{<limit-id>:<key>}:alert   present once the window's alert has fired
 -- ARGV[1]  'acquire' to decide and count, 'peek' to read the state only
--- ARGV[2]  n, the number of limits; then six values per limit:
+-- ARGV[2]  n, the number of limits; then seven values per limit:
 --            algorithm (1 fixed window, 2 sliding log, 3 sliding window, 4 token bucket),
 --            max, window in ms, cost (permits this call takes, 0..max),
---            alert-at (0: none), ban in ms (0: none)
+--            alert-at (0: none), ban in ms (0: none), shadow (1: shadow mode, 0: enforced)
 --
 -- Reply for 'acquire': six integers per limit, in order:
 --   outcome      0 allowed, 1 rejected (past max), 2 banned, 3 allowed by this limit but the call
---                was rejected by another
+--                was rejected by another (for a shadow limit: what it would have decided)
 --   count        the count after this call if allowed, else before it
 --   reset        ms until the window ends or the state is gone
 --   retry        ms until the call may pass: 0 if allowed, else the limit's or the ban's
@@ -27,14 +29,15 @@ local limits, states = {}, {}
 local all_fit = true
 
 for i = 1, n do
-  local a = 2 + (i - 1) * 6
+  local a = 2 + (i - 1) * 7
   local k = (i - 1) * 3
   local l = { state_key = KEYS[k + 1], ban_key = KEYS[k + 2], alert_key = KEYS[k + 3],
               algorithm = tonumber(ARGV[a + 1]), max = tonumber(ARGV[a + 2]), window = tonumber(ARGV[a + 3]),
-              cost = tonumber(ARGV[a + 4]), alert_at = tonumber(ARGV[a + 5]), ban_ms = tonumber(ARGV[a + 6]) }
+              cost = tonumber(ARGV[a + 4]), alert_at = tonumber(ARGV[a + 5]), ban_ms = tonumber(ARGV[a + 6]),
+              shadow = tonumber(ARGV[a + 7]) == 1 }
   local s = ALGORITHMS[l.algorithm].check(l)
   s.ban = ttl_of(l.ban_key, math.max(l.ban_ms, l.window))
-  if s.ban > 0 or not s.fits then
+  if (s.ban > 0 or not s.fits) and not l.shadow then
     all_fit = false
   end
   limits[i], states[i] = l, s

@@ -12,7 +12,8 @@ class LimitTests {
     @Test
     void buildsTheAntiCrawlerTiers() {
         Limit limit = Limit.of(20, Duration.ofMinutes(1)).withAlertAt(10).withBanFor(Duration.ofMinutes(15));
-        assertThat(limit).isEqualTo(new Limit(Algorithm.FIXED_WINDOW, 20, Duration.ofMinutes(1), 10, Duration.ofMinutes(15)));
+        assertThat(limit).isEqualTo(new Limit(Algorithm.FIXED_WINDOW, 20, Duration.ofMinutes(1), 10, Duration.ofMinutes(15),
+                Limit.Mode.ENFORCE));
     }
 
     @Test

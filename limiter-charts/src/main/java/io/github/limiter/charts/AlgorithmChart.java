@@ -44,7 +44,7 @@ public final class AlgorithmChart {
             LettuceConnectionFactory connectionFactory = redis.newConnectionFactory();
             try {
                 Map<Algorithm, List<Call>> results = run(new RedisRateLimiter(
-                        new StringRedisTemplate(connectionFactory), "chart-" + UUID.randomUUID() + ":", null));
+                        new StringRedisTemplate(connectionFactory), "chart-" + UUID.randomUUID() + ":", List.of()));
                 write(output, SvgChart.draw(BurstTrace.requestTimes(), results));
                 print(results);
                 printMemory(redis);
@@ -95,7 +95,7 @@ public final class AlgorithmChart {
         LettuceConnectionFactory connectionFactory = redis.newConnectionFactory();
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
             String prefix = "memory-" + UUID.randomUUID() + ":";
-            RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(connectionFactory), prefix, null);
+            RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(connectionFactory), prefix, List.of());
             int[] maxes = { 10, 100, 1000 };
             System.out.println();
             System.out.println("| algorithm | bytes per key, max 10 | max 100 | max 1000 |");

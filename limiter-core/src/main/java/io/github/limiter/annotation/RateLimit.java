@@ -9,6 +9,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.Limit;
 
 /**
  * Limits how often a method may be called per key, across every application instance that shares
@@ -110,6 +111,24 @@ public @interface RateLimit {
      * @return the cost, or the empty string for 1
      */
     String cost() default "";
+
+    /**
+     * Whether the limit stops calls ({@code ENFORCE}) or only counts, alerts and reports what it
+     * would have rejected or banned ({@code SHADOW}); written {@code mode = Limit.Mode.SHADOW}. At
+     * most one.
+     * @return the mode, or none for the policy's ({@code ENFORCE} without a policy)
+     */
+    Limit.Mode[] mode() default {};
+
+    /**
+     * The name of a method of the same bean to call instead of throwing
+     * {@link io.github.limiter.RateLimitExceededException} when the call is rejected. It takes the
+     * same parameters, optionally followed by a {@code RateLimitExceededException}, and returns a
+     * type the limited method may return. Checked at start-up. On a method with several limits,
+     * they must name the same fallback, or only one of them names one.
+     * @return the fallback method's name, or the empty string to throw
+     */
+    String fallback() default "";
 
     /**
      * The limit's id, which names it in Redis keys, exceptions, events and logs. Defaults to

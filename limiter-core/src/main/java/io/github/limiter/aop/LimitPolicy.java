@@ -3,6 +3,7 @@ package io.github.limiter.aop;
 import java.time.Duration;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.Limit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,9 +15,23 @@ import org.jspecify.annotations.Nullable;
  * @param max the calls allowed per window, or {@code null} if not set
  * @param alertAt the alert threshold, or {@code null} if not set
  * @param banFor the ban's length, or {@code null} if not set
+ * @param mode the mode, or {@code null} if not set
  * @since 0.1.0
  */
 public record LimitPolicy(@Nullable Algorithm algorithm, @Nullable Duration window, @Nullable Long max,
-        @Nullable Long alertAt, @Nullable Duration banFor) {
+        @Nullable Long alertAt, @Nullable Duration banFor, Limit.@Nullable Mode mode) {
+
+    /**
+     * A policy with the settings that decide how calls are counted, and no mode.
+     * @param algorithm the algorithm, or {@code null} if not set
+     * @param window the window, or {@code null} if not set
+     * @param max the calls allowed per window, or {@code null} if not set
+     * @param alertAt the alert threshold, or {@code null} if not set
+     * @param banFor the ban's length, or {@code null} if not set
+     */
+    public LimitPolicy(@Nullable Algorithm algorithm, @Nullable Duration window, @Nullable Long max,
+            @Nullable Long alertAt, @Nullable Duration banFor) {
+        this(algorithm, window, max, alertAt, banFor, null);
+    }
 
 }

@@ -11,7 +11,12 @@ import io.github.limiter.key.KeyExpression;
  * @param key the parsed key expression
  * @param cost the parsed cost
  * @param limit what the limit allows
+ * @param method the limited method, for descriptions
  */
-record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit) {
+record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit, String method) {
+
+    LimitDescription describe() {
+        return new LimitDescription(this.limitId, this.method, this.key.text(), this.limit);
+    }
 
 }

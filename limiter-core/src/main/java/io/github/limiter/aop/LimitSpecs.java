@@ -12,9 +12,11 @@ import java.util.Set;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.key.CostExpression;
 import io.github.limiter.key.KeyExpression;
@@ -30,6 +32,7 @@ import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.ParseException;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * Resolves, validates and caches the limit of each method: once per method and target class, so
@@ -38,11 +41,11 @@ import org.springframework.util.ClassUtils;
  */
 final class LimitSpecs {
 
-    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null);
+    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null, null);
 
     private static final long UNSET = -1;
 
-    private final Map<MethodClassKey, Optional<List<LimitSpec>>> cache = new ConcurrentHashMap<>(256);
+    private final Map<MethodClassKey, Optional<MethodLimits>> cache = new ConcurrentHashMap<>(256);
 
     private final KeyExpressions keyExpressions;
 
@@ -54,17 +57,22 @@ final class LimitSpecs {
     }
 
     /**
-     * Returns the limits of {@code method} when called on {@code targetClass}, in declaration
-     * order, or {@code null} if it has none.
+     * Returns the limits of {@code method} when called on {@code targetClass}, or {@code null} if it
+     * has none.
      * @throws InvalidRateLimitException if one of the method's annotations is invalid
      */
-    @Nullable List<LimitSpec> find(Method method, @Nullable Class<?> targetClass) {
+    @Nullable MethodLimits find(Method method, @Nullable Class<?> targetClass) {
         Class<?> userClass = ClassUtils.getUserClass((targetClass != null) ? targetClass : method.getDeclaringClass());
         return this.cache.computeIfAbsent(new MethodClassKey(method, userClass), key -> resolve(method, userClass))
             .orElse(null);
     }
 
-    private Optional<List<LimitSpec>> resolve(Method method, Class<?> targetClass) {
+    /** Returns every limited method resolved so far: the limits of the application's beans. */
+    List<MethodLimits> resolved() {
+        return this.cache.values().stream().flatMap(Optional::stream).distinct().toList();
+    }
+
+    private Optional<MethodLimits> resolve(Method method, Class<?> targetClass) {
         if (!Modifier.isPublic(method.getModifiers()) || Modifier.isStatic(method.getModifiers())
                 || method.getDeclaringClass() == Object.class) {
             return Optional.empty();
@@ -87,7 +95,46 @@ final class LimitSpecs {
             }
             specs.add(spec);
         }
-        return Optional.of(List.copyOf(specs));
+        return Optional.of(withFallback(List.copyOf(specs), annotations, specific, targetClass));
+    }
+
+    private MethodLimits withFallback(List<LimitSpec> specs, Set<RateLimit> annotations, Method method,
+            Class<?> targetClass) {
+        Set<String> names = new TreeSet<>();
+        annotations.stream().map(RateLimit::fallback).filter(name -> !name.isBlank()).forEach(names::add);
+        if (names.isEmpty()) {
+            return new MethodLimits(specs, null, false);
+        }
+        if (names.size() > 1) {
+            throw new InvalidRateLimitException(targetClass, method, "fallback", String.join(", ", names),
+                    "names more than one fallback for one method", null);
+        }
+        String name = names.iterator().next();
+        Class<?>[] types = method.getParameterTypes();
+        Class<?>[] withException = Arrays.copyOf(types, types.length + 1);
+        withException[types.length] = RateLimitExceededException.class;
+        for (Class<?>[] candidate : List.of(withException, types)) {
+            Method fallback = ReflectionUtils.findMethod(targetClass, name, candidate);
+            if (fallback != null && returnsCompatibly(fallback, method)) {
+                return new MethodLimits(specs, fallback, candidate == withException);
+            }
+        }
+        throw new InvalidRateLimitException(targetClass, method, "fallback", name,
+                "names no method " + name + "(" + simpleNames(types) + ") or " + name + "(" + simpleNames(types)
+                        + (types.length > 0 ? ", " : "") + "RateLimitExceededException) returning "
+                        + method.getReturnType().getSimpleName() + " in " + targetClass.getSimpleName(),
+                null);
+    }
+
+    private static boolean returnsCompatibly(Method fallback, Method method) {
+        Class<?> expected = method.getReturnType();
+        Class<?> actual = fallback.getReturnType();
+        return (expected == void.class) ? actual == void.class
+                : ClassUtils.isAssignable(ClassUtils.resolvePrimitiveIfNecessary(expected), actual);
+    }
+
+    private static String simpleNames(Class<?>[] types) {
+        return Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(", "));
     }
 
     /** One annotation being turned into a spec; knows where each value came from, for messages. */
@@ -137,8 +184,9 @@ final class LimitSpecs {
                 throw invalid(problem.field().attribute(), written(problem.field(), problem.value()),
                         problem.message() + fromPolicy(problem.field()));
             }
-            Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor);
-            return new LimitSpec(limitId, key(), cost(max), limit);
+            Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
+            return new LimitSpec(limitId, key(), cost(max), limit, this.targetClass.getSimpleName() + "."
+                    + this.method.getName() + "(" + simpleNames(this.method.getParameterTypes()) + ")");
         }
 
         private Algorithm algorithm() {
@@ -150,6 +198,17 @@ final class LimitSpecs {
                 return algorithms[0];
             }
             return (this.policy.algorithm() != null) ? this.policy.algorithm() : Algorithm.FIXED_WINDOW;
+        }
+
+        private Limit.Mode mode() {
+            Limit.Mode[] modes = this.annotation.mode();
+            if (modes.length > 1) {
+                throw invalid("mode", Arrays.toString(modes), "names more than one mode");
+            }
+            if (modes.length == 1) {
+                return modes[0];
+            }
+            return (this.policy.mode() != null) ? this.policy.mode() : Limit.Mode.ENFORCE;
         }
 
         private CostExpression cost(long max) {

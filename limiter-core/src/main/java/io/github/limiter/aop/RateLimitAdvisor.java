@@ -1,6 +1,8 @@
 package io.github.limiter.aop;
 
 import java.lang.reflect.Method;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -65,6 +67,21 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
         this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter));
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);
+    }
+
+    /**
+     * Returns every limit the advisor has resolved: those of the beans created so far, which after
+     * the application's start are all its singletons.
+     * @return the limits, by limit id
+     */
+    public List<LimitDescription> limits() {
+        return this.specs.resolved()
+            .stream()
+            .flatMap(limits -> limits.specs().stream())
+            .map(LimitSpec::describe)
+            .distinct()
+            .sorted(Comparator.comparing(LimitDescription::limitId))
+            .toList();
     }
 
     @Override

@@ -34,19 +34,19 @@ final class RateLimitInterceptor implements MethodInterceptor {
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
         Method method = invocation.getMethod();
-        List<LimitSpec> specs = this.specs.find(method, (target != null) ? AopUtils.getTargetClass(target) : null);
-        if (specs == null) {
+        MethodLimits limits = this.specs.find(method, (target != null) ? AopUtils.getTargetClass(target) : null);
+        if (limits == null) {
             return invocation.proceed();
         }
         Object[] args = invocation.getArguments();
-        List<LimitRequest> requests = new ArrayList<>(specs.size());
-        for (LimitSpec spec : specs) {
+        List<LimitRequest> requests = new ArrayList<>(limits.specs().size());
+        for (LimitSpec spec : limits.specs()) {
             requests.add(new LimitRequest(spec.limitId(), spec.key().resolve(method, args), spec.limit(),
                     spec.cost().resolve(method, args)));
         }
         Decision decision = this.rateLimiter.get().tryAcquire(requests);
         if (!decision.allowed()) {
-            throw new RateLimitExceededException(decision);
+            return limits.fallBack(target, args, new RateLimitExceededException(decision));
         }
         return invocation.proceed();
     }

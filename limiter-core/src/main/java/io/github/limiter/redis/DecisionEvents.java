@@ -1,56 +1,65 @@
 package io.github.limiter.redis;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
+import io.github.limiter.RateLimitListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * Publishes the alert and ban events a decision calls for, with one WARN line each. A failing
- * listener is logged, never allowed to turn the decision into an error.
+ * Publishes the alert and ban events decisions call for as Spring application events, with one
+ * WARN line each. A shadow limit's would-be ban is logged, not published: nothing may act on it.
+ *
+ * <p>Internal API; it may change in any release.
  */
-final class DecisionEvents {
+public final class DecisionEvents implements RateLimitListener {
 
     private static final Log logger = LogFactory.getLog(DecisionEvents.class);
 
-    private final @Nullable ApplicationEventPublisher publisher;
+    private final ApplicationEventPublisher publisher;
 
-    DecisionEvents(@Nullable ApplicationEventPublisher publisher) {
+    /**
+     * Creates the listener.
+     * @param publisher publishes the events
+     */
+    public DecisionEvents(ApplicationEventPublisher publisher) {
         this.publisher = publisher;
     }
 
-    void publish(LimitRequest request, Decision decision) {
+    @Override
+    public void onDecision(List<LimitRequest> requests, List<Decision> decisions, Decision binding,
+            Duration latency) {
+        for (int i = 0; i < requests.size(); i++) {
+            publish(requests.get(i), decisions.get(i));
+        }
+    }
+
+    private void publish(LimitRequest request, Decision decision) {
+        String mode = decision.shadow() ? " (shadow)" : "";
         if (decision.alertRaised()) {
-            logger.warn("Rate limit '" + request.limitId() + "' alert: key '" + request.key() + "' made "
+            logger.warn("Rate limit '" + request.limitId() + "'" + mode + " alert: key '" + request.key() + "' made "
                     + decision.count() + " calls in its window, past the alert threshold of "
                     + request.limit().alertAt());
-            publish(new RateLimitAlertEvent(request.limitId(), request.key(), decision.count(),
+            this.publisher.publishEvent(new RateLimitAlertEvent(request.limitId(), request.key(), decision.count(),
                     request.limit().alertAt(), request.limit().window()));
         }
         Duration banFor = request.limit().banFor();
         if (decision.banStarted() && banFor != null) {
+            if (decision.shadow()) {
+                logger.warn("Rate limit '" + request.limitId() + "' (shadow) would have banned key '" + request.key()
+                        + "' for " + banFor + " for going past " + request.limit().max() + " calls in its window");
+                return;
+            }
             logger.warn("Rate limit '" + request.limitId() + "' ban: key '" + request.key() + "' went past "
                     + request.limit().max() + " calls in its window and is banned for " + banFor);
-            publish(new RateLimitBanEvent(request.limitId(), request.key(), banFor));
-        }
-    }
-
-    private void publish(Object event) {
-        if (this.publisher == null) {
-            return;
-        }
-        try {
-            this.publisher.publishEvent(event);
-        }
-        catch (RuntimeException ex) {
-            logger.error("A listener failed on " + event, ex);
+            this.publisher.publishEvent(new RateLimitBanEvent(request.limitId(), request.key(), banFor));
         }
     }
 

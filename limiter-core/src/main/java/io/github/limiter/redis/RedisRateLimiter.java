@@ -5,15 +5,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.LimitState;
+import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.support.LimitIds;
-import org.jspecify.annotations.Nullable;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -21,11 +24,13 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * A {@link RateLimiter} that decides in Redis with one atomic Lua script per call, whatever the
- * number of limits, and publishes the alert and ban events its decisions call for.
+ * number of limits, and tells its {@link RateLimitListener}s about every decision.
  *
  * <p>Internal API; applications use the {@link RateLimiter} bean the starter provides.
  */
 public final class RedisRateLimiter implements RateLimiter {
+
+    private static final Log logger = LogFactory.getLog(RedisRateLimiter.class);
 
     private static final int REPLY_PER_LIMIT = 6;
 
@@ -39,18 +44,28 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private final String keyPrefix;
 
-    private final DecisionEvents events;
+    private final List<RateLimitListener> listeners;
 
     /**
      * Creates a limiter.
      * @param redis the template the script runs through
      * @param keyPrefix the prefix of every key the limiter writes, such as {@code "limiter:"}
-     * @param publisher publishes alert and ban events; {@code null} for none
+     * @param listeners told about every decision, in order
      */
-    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, @Nullable ApplicationEventPublisher publisher) {
+    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners) {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-        this.events = new DecisionEvents(publisher);
+        this.listeners = List.copyOf(listeners);
+    }
+
+    /**
+     * Creates a limiter whose only listener publishes alert and ban events.
+     * @param redis the template the script runs through
+     * @param keyPrefix the prefix of every key the limiter writes
+     * @param publisher publishes alert and ban events
+     */
+    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, ApplicationEventPublisher publisher) {
+        this(redis, keyPrefix, List.of(new DecisionEvents(publisher)));
     }
 
     @Override
@@ -59,60 +74,74 @@ public final class RedisRateLimiter implements RateLimiter {
             throw new IllegalArgumentException("A call must be under at least one limit");
         }
         List<String> keys = new ArrayList<>(requests.size() * 3);
-        List<String> args = new ArrayList<>(2 + requests.size() * 6);
+        List<String> args = new ArrayList<>(2 + requests.size() * 7);
         args.add(ACQUIRE);
         args.add(Integer.toString(requests.size()));
         for (LimitRequest request : requests) {
-            keys.addAll(keys(request.limitId(), request.key()));
+            keys.addAll(keys(request.limitId(), request.key(), request.limit().mode() == Limit.Mode.SHADOW));
             addLimitArgs(args, request.limit(), request.cost());
         }
-        List<Long> reply = execute(keys, args, requests.size() * REPLY_PER_LIMIT);
-        Decision binding = null;
-        for (int i = 0; i < requests.size(); i++) {
-            Decision decision = decision(requests.get(i), reply, i * REPLY_PER_LIMIT);
-            this.events.publish(requests.get(i), decision);
-            binding = (binding == null || binds(decision, binding)) ? decision : binding;
+        long start = System.nanoTime();
+        List<Long> reply;
+        try {
+            reply = execute(keys, args, requests.size() * REPLY_PER_LIMIT);
         }
+        catch (RuntimeException ex) {
+            Duration latency = Duration.ofNanos(System.nanoTime() - start);
+            notify(listener -> listener.onError(requests, ex, latency));
+            throw ex;
+        }
+        Duration latency = Duration.ofNanos(System.nanoTime() - start);
+        List<Decision> decisions = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            decisions.add(decision(requests.get(i), reply, i * REPLY_PER_LIMIT));
+        }
+        Decision binding = binding(decisions);
+        if (logger.isDebugEnabled()) {
+            logger.debug("Decided " + decisions + " in " + latency.toNanos() / 1000 + " us");
+        }
+        notify(listener -> listener.onDecision(requests, decisions, binding, latency));
         return binding;
     }
 
     @Override
     public LimitState state(String limitId, String key, Limit limit) {
-        List<String> args = new ArrayList<>(8);
+        List<String> args = new ArrayList<>(9);
         args.add(PEEK);
         args.add("1");
         addLimitArgs(args, limit, 0);
-        List<Long> reply = execute(keys(limitId, key), args, 3);
+        List<Long> reply = execute(keys(limitId, key, limit.mode() == Limit.Mode.SHADOW), args, 3);
         return new LimitState(reply.get(0), Duration.ofMillis(reply.get(1)), Duration.ofMillis(reply.get(2)));
     }
 
     @Override
     public Duration banTimeLeft(String limitId, String key) {
-        Long ttl = this.redis.getExpire(keys(limitId, key).get(1), TimeUnit.MILLISECONDS);
+        Long ttl = this.redis.getExpire(keys(limitId, key, false).get(1), TimeUnit.MILLISECONDS);
         return (ttl != null && ttl > 0) ? Duration.ofMillis(ttl) : Duration.ZERO;
     }
 
     @Override
     public boolean unban(String limitId, String key) {
-        List<String> keys = keys(limitId, key);
+        List<String> keys = keys(limitId, key, false);
         boolean banned = Boolean.TRUE.equals(this.redis.delete(keys.get(1)));
-        this.redis.delete(List.of(keys.get(0), keys.get(2)));
+        this.redis.delete(List.of(keys.get(0), keys.get(2), keys.get(0) + RedisKeys.SHADOW_BAN));
         return banned;
     }
 
     @Override
     public void reset(String limitId, String key) {
-        this.redis.delete(keys(limitId, key));
+        List<String> keys = keys(limitId, key, false);
+        this.redis.delete(List.of(keys.get(0), keys.get(1), keys.get(2), keys.get(0) + RedisKeys.SHADOW_BAN));
     }
 
-    private List<String> keys(String limitId, String key) {
+    private List<String> keys(String limitId, String key, boolean shadow) {
         Objects.requireNonNull(limitId, "limitId must not be null");
         Objects.requireNonNull(key, "key must not be null");
         String problem = LimitIds.problemWith(limitId);
         if (problem != null) {
             throw new IllegalArgumentException("limitId '" + limitId + "' " + problem);
         }
-        return RedisKeys.of(this.keyPrefix, limitId, key);
+        return RedisKeys.of(this.keyPrefix, limitId, key, shadow);
     }
 
     private static void addLimitArgs(List<String> args, Limit limit, long cost) {
@@ -123,6 +152,7 @@ public final class RedisRateLimiter implements RateLimiter {
         args.add(Long.toString(cost));
         args.add(Long.toString(limit.alertAt()));
         args.add(Long.toString((banFor != null) ? banFor.toMillis() : 0));
+        args.add((limit.mode() == Limit.Mode.SHADOW) ? "1" : "0");
     }
 
     private List<Long> execute(List<String> keys, List<String> args, int replySize) {
@@ -144,16 +174,43 @@ public final class RedisRateLimiter implements RateLimiter {
         long count = reply.get(at + 1);
         return new Decision(request.limitId(), request.key(), outcome, max, count,
                 (outcome == Outcome.BANNED) ? 0 : Math.max(0, max - count), Duration.ofMillis(reply.get(at + 3)),
-                Duration.ofMillis(reply.get(at + 2)), reply.get(at + 4) == 1L, reply.get(at + 5) == 1L);
+                Duration.ofMillis(reply.get(at + 2)), reply.get(at + 4) == 1L, reply.get(at + 5) == 1L,
+                request.limit().mode() == Limit.Mode.SHADOW);
     }
 
-    /** A rejection binds over an allowance; the longest wait, or the fewest remaining, binds. */
-    private static boolean binds(Decision candidate, Decision current) {
-        if (candidate.allowed() != current.allowed()) {
-            return !candidate.allowed();
+    /**
+     * Enforced limits bind over shadow ones; then a rejection over an allowance; then the longest
+     * wait, or the fewest calls remaining.
+     */
+    private static Decision binding(List<Decision> decisions) {
+        Decision binding = null;
+        for (Decision decision : decisions) {
+            binding = (binding == null || binds(decision, binding)) ? decision : binding;
         }
-        return candidate.allowed() ? candidate.remaining() < current.remaining()
+        return binding;
+    }
+
+    private static boolean binds(Decision candidate, Decision current) {
+        if (candidate.shadow() != current.shadow()) {
+            return !candidate.shadow();
+        }
+        boolean candidateAllowed = candidate.outcome() == Outcome.ALLOWED;
+        if (candidateAllowed != (current.outcome() == Outcome.ALLOWED)) {
+            return !candidateAllowed;
+        }
+        return candidateAllowed ? candidate.remaining() < current.remaining()
                 : candidate.retryAfter().compareTo(current.retryAfter()) > 0;
+    }
+
+    private void notify(Consumer<RateLimitListener> call) {
+        for (RateLimitListener listener : this.listeners) {
+            try {
+                call.accept(listener);
+            }
+            catch (RuntimeException ex) {
+                logger.error("Rate limit listener " + listener + " failed", ex);
+            }
+        }
     }
 
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.Limit;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
@@ -229,6 +230,47 @@ class RateLimitAdvisorIntegrationTests {
     }
 
     @Test
+    void callsTheFallbackInsteadOfThrowing() {
+        WithFallback bean = start(WithFallback.class).getBean(WithFallback.class);
+        assertThat(bean.answer("ann")).isEqualTo("answer for ann");
+        assertThat(bean.answer("ann")).isEqualTo("busy, ann; retry after PT1M or less");
+        assertThat(bean.plain("ann")).isEqualTo("plain");
+        assertThat(bean.plain("ann")).isEqualTo("cached for ann");
+    }
+
+    @Test
+    void aMissingFallbackFailsTheStart() {
+        assertStartFails(MissingFallback.class, "fallback", "MissingFallback.call(String)",
+                "fallback = 'nope' names no method nope(String) or nope(String, RateLimitExceededException) "
+                        + "returning String in MissingFallback");
+    }
+
+    @Test
+    void aFallbackWithTheWrongReturnTypeFailsTheStart() {
+        assertStartFails(WrongFallback.class, "fallback", "WrongFallback.call(String)",
+                "fallback = 'number' names no method number(String)");
+    }
+
+    @Test
+    void aShadowLimitLetsCallsThroughFromTheAnnotationOrThePolicy() {
+        Shadowed bean = start(Shadowed.class).getBean(Shadowed.class);
+        for (int call = 0; call < 4; call++) {
+            bean.trial();
+        }
+        assertThat(bean.calls()).isEqualTo(4);
+    }
+
+    @Test
+    void describesEveryResolvedLimit() {
+        AnnotationConfigApplicationContext context = start(Several.class, Answers.class);
+        assertThat(context.getBean(RateLimitAdvisor.class).limits()).extracting(LimitDescription::limitId,
+                LimitDescription::method, LimitDescription::key)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("Answers.answer", "Answers.answer(long, String)", "#userId"),
+                    org.assertj.core.groups.Tuple.tuple("Several.search", "Several.search(String)", "#user"),
+                    org.assertj.core.groups.Tuple.tuple("Several.search-2", "Several.search(String)", "#user"));
+    }
+
+    @Test
     void costAboveMaxFailsTheStart() {
         assertStartFails(CostAboveMax.class, "cost", "CostAboveMax.call()",
                 "cost = '6' must be from 0 to max (5): a call that takes more than max could never pass");
@@ -313,7 +355,7 @@ class RateLimitAdvisorIntegrationTests {
     private AnnotationConfigApplicationContext start(Class<?>... beans) {
         this.prefix = "test-" + UUID.randomUUID() + ":";
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
-        context.getBeanFactory().registerSingleton("rateLimiter", new RedisRateLimiter(redis, this.prefix, null));
+        context.getBeanFactory().registerSingleton("rateLimiter", new RedisRateLimiter(redis, this.prefix, List.of()));
         context.getBeanFactory().registerSingleton("policies", this.policies);
         context.register(AdvisorConfig.class);
         context.registerBean("tenant", Tenant.class);
@@ -548,6 +590,66 @@ class RateLimitAdvisorIntegrationTests {
 
         @RateLimit(policy = "logged")
         public void fromPolicy() {
+        }
+
+    }
+
+    static class WithFallback {
+
+        @RateLimit(key = "#user", window = "1m", max = 1, fallback = "busy")
+        public String answer(String user) {
+            return "answer for " + user;
+        }
+
+        String busy(String user, RateLimitExceededException ex) {
+            return "busy, " + user + "; retry after " + (ex.getRetryAfter().compareTo(Duration.ofMinutes(1)) <= 0
+                    ? "PT1M or less" : ex.getRetryAfter());
+        }
+
+        @RateLimit(key = "#user", window = "1m", max = 1, fallback = "cached")
+        public String plain(String user) {
+            return "plain";
+        }
+
+        public String cached(String user) {
+            return "cached for " + user;
+        }
+
+    }
+
+    static class MissingFallback {
+
+        @RateLimit(window = "1m", max = 1, fallback = "nope")
+        public String call(String user) {
+            return user;
+        }
+
+    }
+
+    static class WrongFallback {
+
+        @RateLimit(window = "1m", max = 1, fallback = "number")
+        public String call(String user) {
+            return user;
+        }
+
+        public Integer number(String user) {
+            return 1;
+        }
+
+    }
+
+    static class Shadowed {
+
+        private int calls;
+
+        @RateLimit(window = "1m", max = 1, mode = Limit.Mode.SHADOW)
+        public void trial() {
+            this.calls++;
+        }
+
+        public int calls() {
+            return this.calls;
         }
 
     }

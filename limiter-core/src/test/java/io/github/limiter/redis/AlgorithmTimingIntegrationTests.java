@@ -1,6 +1,7 @@
 package io.github.limiter.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 import io.github.limiter.Algorithm;
@@ -24,7 +25,7 @@ class AlgorithmTimingIntegrationTests {
     private static final int MAX = 10;
 
     private final RedisRateLimiter limiter = new RedisRateLimiter(RedisServerExtension.template(),
-            "timing-" + UUID.randomUUID() + ":", null);
+            "timing-" + UUID.randomUUID() + ":", List.of());
 
     @Test
     void fixedWindowAdmitsAlmostTwiceMaxAcrossAWindowEdge() {

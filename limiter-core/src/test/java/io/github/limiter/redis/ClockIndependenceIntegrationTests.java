@@ -34,7 +34,7 @@ class ClockIndependenceIntegrationTests {
     @EnumSource(Algorithm.class)
     void theScriptReceivesOnlyTheLimitsSettings(Algorithm algorithm) {
         String prefix = "clock-" + UUID.randomUUID() + ":";
-        RedisRateLimiter limiter = new RedisRateLimiter(redis, prefix, null);
+        RedisRateLimiter limiter = new RedisRateLimiter(redis, prefix, List.of());
         Limit limit = Limit.of(7, Duration.ofSeconds(30)).withAlgorithm(algorithm).withAlertAt(3)
             .withBanFor(Duration.ofMinutes(2));
         EmbeddedRedis server = RedisServerExtension.redis();
@@ -47,7 +47,7 @@ class ClockIndependenceIntegrationTests {
                 limiter.tryAcquire("clock", "k", limit);
                 assertThat(lastEvalsha(commands.slowlogGet(20))).containsExactly(prefix + "{clock:k}",
                         prefix + "{clock:k}:ban", prefix + "{clock:k}:alert", "acquire", "1",
-                        Integer.toString(algorithm.ordinal() + 1), "7", "30000", "1", "3", "120000");
+                        Integer.toString(algorithm.ordinal() + 1), "7", "30000", "1", "3", "120000", "0");
             }
             finally {
                 commands.configSet("slowlog-log-slower-than", "10000");

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class MultiLimitIntegrationTests {
 
     private final RedisRateLimiter limiter = new RedisRateLimiter(RedisServerExtension.template(),
-            "multi-" + UUID.randomUUID() + ":", null);
+            "multi-" + UUID.randomUUID() + ":", List.of());
 
     private final String key = "user-" + UUID.randomUUID();
 

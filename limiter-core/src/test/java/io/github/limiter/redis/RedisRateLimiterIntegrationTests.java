@@ -35,7 +35,7 @@ class RedisRateLimiterIntegrationTests {
     // Each test writes under its own prefix, so tests can share the server.
     private final String prefix = "test-" + UUID.randomUUID() + ":";
 
-    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, null);
+    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of());
 
     @Test
     void allowsMaxCallsThenRejectsWithRetryAfter() {

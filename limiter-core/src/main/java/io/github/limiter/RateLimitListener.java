@@ -1,0 +1,36 @@
+package io.github.limiter;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Told about every decision a {@link RateLimiter} makes, for metrics, logs, HTTP headers and
+ * events. The starter registers its own (Spring events, Micrometer meters, rate-limit headers);
+ * applications add theirs as beans. Called on the thread of the limited call: keep it quick, and do
+ * not throw (a listener's exception is logged and ignored).
+ *
+ * @since 0.1.0
+ */
+public interface RateLimitListener {
+
+    /**
+     * Called after a call was decided.
+     * @param requests the limits the call was under
+     * @param decisions each limit's decision, in the order of {@code requests}
+     * @param binding the decision the caller acts on (see {@link Decision})
+     * @param latency how long the round trip to Redis took
+     */
+    default void onDecision(List<LimitRequest> requests, List<Decision> decisions, Decision binding,
+            Duration latency) {
+    }
+
+    /**
+     * Called when a call could not be decided, such as when Redis could not be reached.
+     * @param requests the limits the call was under
+     * @param error the failure
+     * @param latency how long the attempt took
+     */
+    default void onError(List<LimitRequest> requests, RuntimeException error, Duration latency) {
+    }
+
+}
