@@ -11,9 +11,10 @@ import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The decision script, assembled once from the {@code .lua} files in
- * {@code META-INF/limiter/scripts}: shared helpers, one file per algorithm, and the main part. It
- * runs with EVALSHA and is sent again on NOSCRIPT by Spring Data Redis's script executor.
+ * The scripts, loaded once from the {@code .lua} files in {@code META-INF/limiter/scripts}: the
+ * decision script, assembled from shared helpers, one file per algorithm and the main part, and the
+ * script that records recent events. They run with EVALSHA and are sent again on NOSCRIPT by Spring
+ * Data Redis's script executor.
  */
 final class LimiterScripts {
 
@@ -33,6 +34,10 @@ final class LimiterScripts {
         }
         DefaultRedisScript<List> script = new DefaultRedisScript<>(text.toString(), List.class);
         return (RedisScript<List<Long>>) (RedisScript) script;
+    }
+
+    static RedisScript<Long> recordEvent() {
+        return new DefaultRedisScript<>(read("record_event.lua"), Long.class);
     }
 
     private static String read(String name) {

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.Limit;
 import io.github.limiter.support.LimitChecks;
 import org.jspecify.annotations.Nullable;
 
@@ -146,6 +147,12 @@ public class LimiterProperties implements Validator {
         private @Nullable Duration window;
 
         /**
+         * Whether the policy's limits stop calls (enforce) or only count, alert and report what they
+         * would have rejected or banned (shadow). Defaults to enforce.
+         */
+        private Limit.@Nullable Mode mode;
+
+        /**
          * Calls allowed per key and window; the next call is rejected. May be left to the
          * annotations that use the policy.
          */
@@ -177,6 +184,22 @@ public class LimiterProperties implements Validator {
          */
         public void setAlgorithm(@Nullable Algorithm algorithm) {
             this.algorithm = algorithm;
+        }
+
+        /**
+         * Returns the mode.
+         * @return the mode, or {@code null} if not set
+         */
+        public Limit.@Nullable Mode getMode() {
+            return this.mode;
+        }
+
+        /**
+         * Sets the mode.
+         * @param mode the mode
+         */
+        public void setMode(Limit.@Nullable Mode mode) {
+            this.mode = mode;
         }
 
         /**
@@ -257,6 +280,12 @@ public class LimiterProperties implements Validator {
         private int banStatus = 429;
 
         /**
+         * Rate-limit headers on responses of limited endpoints, allowed and rejected alike: the IETF
+         * RateLimit-Policy and RateLimit fields, the X-RateLimit-* fields, both, or none.
+         */
+        private Headers headers = Headers.BOTH;
+
+        /**
          * Returns the status for banned calls.
          * @return the HTTP status code
          */
@@ -270,6 +299,41 @@ public class LimiterProperties implements Validator {
          */
         public void setBanStatus(int banStatus) {
             this.banStatus = banStatus;
+        }
+
+        /**
+         * Returns which rate-limit headers responses carry.
+         * @return the headers
+         */
+        public Headers getHeaders() {
+            return this.headers;
+        }
+
+        /**
+         * Sets which rate-limit headers responses carry.
+         * @param headers the headers
+         */
+        public void setHeaders(Headers headers) {
+            this.headers = headers;
+        }
+
+        /**
+         * Which rate-limit headers responses carry.
+         */
+        public enum Headers {
+
+            /** The IETF httpapi fields: {@code RateLimit-Policy} and {@code RateLimit}. */
+            IETF,
+
+            /** {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and {@code X-RateLimit-Reset}. */
+            X_RATELIMIT,
+
+            /** Both sets. */
+            BOTH,
+
+            /** No rate-limit headers. */
+            NONE
+
         }
 
     }

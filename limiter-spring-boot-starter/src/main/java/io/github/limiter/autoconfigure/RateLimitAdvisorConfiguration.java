@@ -44,7 +44,7 @@ class RateLimitAdvisorConfiguration {
         Map<String, LimitPolicy> policies = new LinkedHashMap<>();
         properties.getPolicies()
             .forEach((name, policy) -> policies.put(name, new LimitPolicy(policy.getAlgorithm(), policy.getWindow(), policy.getMax(),
-                    policy.getAlertAt(), policy.getBanFor())));
+                    policy.getAlertAt(), policy.getBanFor(), policy.getMode())));
         return policies;
     }
 

@@ -1,8 +1,12 @@
 package io.github.limiter.autoconfigure;
 
+import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
+import io.github.limiter.redis.DecisionEvents;
+import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.ApplicationEventPublisher;
@@ -12,7 +16,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The Redis-backed {@link RateLimiter}, on the application's one {@link RedisConnectionFactory}.
+ * The Redis-backed {@link RateLimiter}, on the application's one {@link RedisConnectionFactory}, told
+ * about its decisions by every {@link RateLimitListener} bean: Spring events and recent events here,
+ * meters and HTTP headers where those are configured, and any of the application's.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
@@ -21,11 +27,23 @@ class RedisRateLimiterConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimiter rateLimiter(RedisConnectionFactory connectionFactory, LimiterProperties properties,
-            ApplicationEventPublisher eventPublisher) {
+            ObjectProvider<RateLimitListener> listeners) {
         // A template of its own, so the application's template customisations cannot change how
         // script arguments and replies are serialised.
         return new RedisRateLimiter(new StringRedisTemplate(connectionFactory), properties.getKeyPrefix(),
-                eventPublisher);
+                listeners.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DecisionEvents rateLimitDecisionEvents(ApplicationEventPublisher eventPublisher) {
+        return new DecisionEvents(eventPublisher);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RecentEvents rateLimitRecentEvents(RedisConnectionFactory connectionFactory, LimiterProperties properties) {
+        return new RecentEvents(new StringRedisTemplate(connectionFactory), properties.getKeyPrefix());
     }
 
 }

@@ -17,7 +17,8 @@ import org.springframework.web.servlet.DispatcherServlet;
 /**
  * Answers {@link RateLimitExceededException} in servlet web applications with HTTP 429 (or
  * {@code limiter.web.ban-status} for banned keys), a {@code Retry-After} header and an RFC 9457
- * problem detail, unless the application handles the exception itself.
+ * problem detail, unless the application handles the exception itself; and adds rate-limit headers
+ * ({@code limiter.web.headers}) to the responses of limited endpoints.
  *
  * @since 0.1.0
  */
@@ -31,7 +32,14 @@ public final class LimiterWebMvcAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitExceptionHandler rateLimitExceptionHandler(LimiterProperties properties) {
-        return new RateLimitExceptionHandler(HttpStatusCode.valueOf(properties.getWeb().getBanStatus()));
+        return new RateLimitExceptionHandler(HttpStatusCode.valueOf(properties.getWeb().getBanStatus()),
+                properties.getWeb().getHeaders());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitHeadersListener rateLimitHeadersListener(LimiterProperties properties) {
+        return new RateLimitHeadersListener(properties.getWeb().getHeaders());
     }
 
 }

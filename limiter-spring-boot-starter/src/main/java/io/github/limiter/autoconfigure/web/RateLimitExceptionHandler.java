@@ -1,8 +1,11 @@
 package io.github.limiter.autoconfigure.web;
 
 import java.time.Duration;
+import java.util.List;
 
+import io.github.limiter.Decision;
 import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -24,8 +27,11 @@ class RateLimitExceptionHandler {
 
     private final HttpStatusCode banStatus;
 
-    RateLimitExceptionHandler(HttpStatusCode banStatus) {
+    private final Headers headers;
+
+    RateLimitExceptionHandler(HttpStatusCode banStatus, Headers headers) {
         this.banStatus = banStatus;
+        this.headers = headers;
     }
 
     @ExceptionHandler(RateLimitExceededException.class)
@@ -41,9 +47,11 @@ class RateLimitExceptionHandler {
         problem.setProperty("limit", ex.getLimit());
         problem.setProperty("retryAfter", retryAfterSeconds);
         problem.setProperty("banned", ex.isBanned());
-        return ResponseEntity.status(status)
-            .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
-            .body(problem);
+        HttpHeaders responseHeaders = new HttpHeaders();
+        Decision decision = ex.getDecision();
+        RateLimitHeaders.of(this.headers, List.of(), List.of(), decision).forEach(responseHeaders::set);
+        responseHeaders.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
+        return ResponseEntity.status(status).headers(responseHeaders).body(problem);
     }
 
     /** Whole seconds, rounded up so a client that waits that long is allowed, and at least 1. */

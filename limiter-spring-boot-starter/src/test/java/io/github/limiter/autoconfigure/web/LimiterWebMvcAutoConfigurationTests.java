@@ -62,7 +62,8 @@ class LimiterWebMvcAutoConfigurationTests {
 
         @Bean
         RateLimitExceptionHandler myHandler() {
-            return new RateLimitExceptionHandler(org.springframework.http.HttpStatus.FORBIDDEN);
+            return new RateLimitExceptionHandler(org.springframework.http.HttpStatus.FORBIDDEN,
+                    io.github.limiter.autoconfigure.LimiterProperties.Web.Headers.BOTH);
         }
 
     }

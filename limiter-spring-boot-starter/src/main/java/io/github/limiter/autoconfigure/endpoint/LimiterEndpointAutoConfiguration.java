@@ -1,0 +1,37 @@
+package io.github.limiter.autoconfigure.endpoint;
+
+import io.github.limiter.RateLimiter;
+import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.redis.RecentEvents;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@code ratelimits} actuator endpoint, with Spring Boot Actuator on the classpath, once the
+ * endpoint is exposed ({@code management.endpoints.web.exposure.include}).
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class)
+@ConditionalOnClass(Endpoint.class)
+@ConditionalOnBean({ RateLimitAdvisor.class, RateLimiter.class, LimiterProperties.class })
+@ConditionalOnAvailableEndpoint(RateLimitsEndpoint.class)
+public final class LimiterEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitsEndpoint rateLimitsEndpoint(RateLimitAdvisor advisor, RateLimiter rateLimiter,
+            LimiterProperties properties, ObjectProvider<RecentEvents> recentEvents) {
+        return new RateLimitsEndpoint(advisor, rateLimiter, properties, recentEvents.getIfAvailable());
+    }
+
+}

@@ -1,0 +1,35 @@
+package io.github.limiter.autoconfigure.metrics;
+
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Micrometer meters for limiter's decisions, when Micrometer is on the classpath and the
+ * application has a {@link MeterRegistry}.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+        SimpleMetricsExportAutoConfiguration.class }, before = LimiterAutoConfiguration.class)
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnBooleanProperty(name = "limiter.enabled", matchIfMissing = true)
+public final class LimiterMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitMetrics rateLimitMetrics(MeterRegistry registry) {
+        return new RateLimitMetrics(registry);
+    }
+
+}
