@@ -1,13 +1,12 @@
 package io.github.limiter.sample;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.github.limiter.test.LocalHttp;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real HTTP client for the sample app's API, as a browser or curl would use it.
@@ -16,19 +15,15 @@ public final class SampleClient {
 
     private static final Pattern TOKEN = Pattern.compile("\"token\":\"([^\"]+)\"");
 
-    private final HttpClient http = HttpClient.newHttpClient();
-
-    private final String base;
+    private final LocalHttp http;
 
     public SampleClient(int port) {
-        this.base = "http://localhost:" + port;
+        this.http = new LocalHttp(port);
     }
 
     public HttpResponse<String> login(String username) {
-        return send(HttpRequest.newBuilder(URI.create(this.base + "/api/login"))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"" + username + "\",\"password\":\"password\"}"))
-            .build());
+        return this.http.send("POST", "/api/login", Map.of("Content-Type", "application/json"),
+                "{\"username\":\"" + username + "\",\"password\":\"password\"}");
     }
 
     public String token(String username) {
@@ -41,11 +36,11 @@ public final class SampleClient {
     }
 
     public HttpResponse<String> get(String path, String token) {
-        return send(authorized(path, token).GET().build());
+        return this.http.send("GET", path, authorization(token), null);
     }
 
     public HttpResponse<String> delete(String path, String token) {
-        return send(authorized(path, token).DELETE().build());
+        return this.http.send("DELETE", path, authorization(token), null);
     }
 
     public int read(String token, long questionId) {
@@ -57,22 +52,8 @@ public final class SampleClient {
         return body.split(Pattern.quote("\"username\":\"" + username + "\""), -1).length - 1;
     }
 
-    private HttpRequest.Builder authorized(String path, String token) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(this.base + path));
-        return (token != null) ? builder.header("Authorization", "Bearer " + token) : builder;
-    }
-
-    private HttpResponse<String> send(HttpRequest request) {
-        try {
-            return this.http.send(request, HttpResponse.BodyHandlers.ofString());
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
+    private static Map<String, String> authorization(@Nullable String token) {
+        return (token != null) ? Map.of("Authorization", "Bearer " + token) : Map.of();
     }
 
 }

@@ -1,12 +1,11 @@
 package io.github.limiter.webapp;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 import java.util.UUID;
 
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
@@ -34,8 +33,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ObservabilityIntegrationTests {
 
     private static final String PREFIX = "obs-" + UUID.randomUUID() + ":";
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @Value("${local.server.port}")
     private int port;
@@ -90,11 +87,8 @@ class ObservabilityIntegrationTests {
         assertThat(scrape).doesNotContain(user);
     }
 
-    private HttpResponse<String> send(String method, String path) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
-            .method(method, HttpRequest.BodyPublishers.noBody())
-            .build();
-        return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(String method, String path) {
+        return new LocalHttp(this.port).send(method, path, Map.of(), null);
     }
 
     @SpringBootApplication

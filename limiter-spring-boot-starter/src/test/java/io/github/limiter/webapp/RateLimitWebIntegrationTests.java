@@ -1,13 +1,11 @@
 package io.github.limiter.webapp;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
@@ -35,8 +33,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RateLimitWebIntegrationTests {
 
     private static final String PREFIX = "web-" + UUID.randomUUID() + ":";
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @Value("${local.server.port}")
     private int port;
@@ -88,9 +84,8 @@ class RateLimitWebIntegrationTests {
         assertThat(rejected.body()).isEqualTo("enhance your calm");
     }
 
-    private HttpResponse<String> get(String path) throws Exception {
-        return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> get(String path) {
+        return new LocalHttp(this.port).get(path);
     }
 
     // Outside the starter's packages, as a user's application is. Boot's test scanning skips

@@ -1,8 +1,5 @@
 package io.github.limiter.webapp;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +10,7 @@ import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
@@ -41,8 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TiersIntegrationTests {
 
     private static final String PREFIX = "tiers-web-" + UUID.randomUUID() + ":";
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @Value("${local.server.port}")
     private int port;
@@ -82,9 +78,8 @@ class TiersIntegrationTests {
         assertThat(read(user).statusCode()).isEqualTo(200);
     }
 
-    private HttpResponse<String> read(String user) throws Exception {
-        URI uri = URI.create("http://localhost:" + this.port + "/read?user=" + user);
-        return this.http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> read(String user) {
+        return new LocalHttp(this.port).get("/read?user=" + user);
     }
 
     @SpringBootApplication
