@@ -70,9 +70,9 @@ public class RateLimitsEndpoint {
         List<LimitDescription> limits = this.advisor.limits();
         Map<String, PolicyEntry> policies = new LinkedHashMap<>();
         this.properties.getPolicies()
-            .forEach((name, policy) -> policies.put(name, new PolicyEntry(String.valueOf(policy.getAlgorithm()),
+            .forEach((name, policy) -> policies.put(name, new PolicyEntry(name(policy.getAlgorithm()),
                     text(policy.getWindow()), policy.getMax(), policy.getAlertAt(), text(policy.getBanFor()),
-                    String.valueOf(policy.getMode()))));
+                    name(policy.getMode()))));
         return new Report(limits.stream().map(LimitEntry::of).toList(), policies, recent(limits));
     }
 
@@ -135,6 +135,10 @@ public class RateLimitsEndpoint {
             .toList();
     }
 
+    private static @Nullable String name(@Nullable Enum<?> value) {
+        return (value != null) ? value.name() : null;
+    }
+
     private static @Nullable String text(@Nullable Duration duration) {
         return (duration != null) ? duration.toString() : null;
     }
@@ -185,8 +189,8 @@ public class RateLimitsEndpoint {
      * @param banFor the ban's length, ISO-8601
      * @param mode the mode
      */
-    public record PolicyEntry(String algorithm, @Nullable String window, @Nullable Long max, @Nullable Long alertAt,
-            @Nullable String banFor, String mode) {
+    public record PolicyEntry(@Nullable String algorithm, @Nullable String window, @Nullable Long max,
+            @Nullable Long alertAt, @Nullable String banFor, @Nullable String mode) {
     }
 
     /**

@@ -1,0 +1,50 @@
+package io.github.limiter.sample;
+
+import java.util.UUID;
+
+import io.github.limiter.test.RedisServerExtension;
+import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's observability curls: the Prometheus scrape and the ratelimits endpoint of the
+ * sample app.
+ */
+@WithRedis
+@SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ObservabilityIntegrationTests {
+
+    private static final String PREFIX = "sample-obs-" + UUID.randomUUID() + ":";
+
+    @Value("${local.server.port}")
+    private int port;
+
+    @DynamicPropertySource
+    static void redis(DynamicPropertyRegistry registry) {
+        RedisServerExtension.registerProperties(registry, PREFIX);
+    }
+
+    @Test
+    void readsShowInHeadersMetricsAndTheEndpoint() {
+        SampleClient client = new SampleClient(this.port);
+        String bob = client.token("bob");
+        var answer = client.get("/questions/1/answer", bob);
+        assertThat(answer.headers().firstValue("RateLimit-Policy")).hasValue("\"answers\";q=20;w=60");
+        assertThat(answer.headers().firstValue("X-RateLimit-Remaining")).hasValue("19");
+
+        assertThat(client.get("/actuator/prometheus", null).body())
+            .contains("limiter_decisions_total{limit=\"answers\",mode=\"enforce\",outcome=\"allowed\"}");
+        assertThat(client.get("/actuator/ratelimits", null).body()).contains("\"limitId\":\"answers\"",
+                "\"algorithm\":\"SLIDING_LOG\"", "\"alertAt\":10");
+        assertThat(client.get("/actuator/ratelimits/answers/bob", null).body()).contains("\"count\":1",
+                "\"banned\":false");
+    }
+
+}
