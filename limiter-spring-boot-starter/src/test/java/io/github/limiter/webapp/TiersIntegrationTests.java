@@ -14,11 +14,14 @@ import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -31,6 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @WithRedis
+@ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = TiersIntegrationTests.TiersApp.class,
         properties = { "limiter.policies.reads.window=60s", "limiter.policies.reads.max=4",
@@ -55,7 +59,7 @@ class TiersIntegrationTests {
     }
 
     @Test
-    void policyTiersPublishSpringEventsAndBansGetTheConfiguredStatus() throws Exception {
+    void policyTiersPublishSpringEventsAndBansGetTheConfiguredStatus(CapturedOutput output) {
         String user = "u-" + UUID.randomUUID();
         for (int read = 1; read <= 4; read++) {
             assertThat(read(user).statusCode()).isEqualTo(200);
@@ -76,6 +80,13 @@ class TiersIntegrationTests {
 
         assertThat(this.rateLimiter.unban("reads", user)).isTrue();
         assertThat(read(user).statusCode()).isEqualTo(200);
+
+        // one WARN line per alert and per ban, none per decision
+        assertThat(output.getOut().lines().filter(line -> line.contains("WARN") && line.contains(user)))
+            .hasSize(2)
+            .anyMatch(line -> line.contains("Rate limit 'reads' alert: key '" + user + "' made 3 calls"))
+            .anyMatch(line -> line.contains("Rate limit 'reads' ban: key '" + user + "' went past 4 calls"));
+        assertThat(output.getOut()).doesNotContain("Decided [");
     }
 
     private HttpResponse<String> read(String user) {

@@ -1,0 +1,68 @@
+package io.github.limiter.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import io.github.limiter.Limit;
+import io.github.limiter.test.RedisServerExtension;
+import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@WithRedis
+class RecentEventsIntegrationTests {
+
+    private static final StringRedisTemplate redis = RedisServerExtension.template();
+
+    private final String prefix = "recent-" + UUID.randomUUID() + ":";
+
+    private final RecentEvents recent = new RecentEvents(redis, this.prefix);
+
+    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of(this.recent));
+
+    @Test
+    void recordsAlertsAndBansNewestFirstWithTheirInstance() {
+        Limit limit = Limit.of(2, Duration.ofMinutes(1)).withAlertAt(1).withBanFor(Duration.ofMinutes(5));
+        for (int call = 0; call < 5; call++) {
+            this.limiter.tryAcquire("reads", "mallory", limit);
+        }
+        List<RecentEvents.Event> events = this.recent.recent("reads");
+        assertThat(events).extracting(RecentEvents.Event::type).containsExactly("ban", "alert");
+        assertThat(events).allSatisfy(event -> {
+            assertThat(event.key()).isEqualTo("mallory");
+            assertThat(event.instance()).contains("@");
+            assertThat(event.shadow()).isFalse();
+        });
+        assertThat(redis.getExpire(this.prefix + "events:{reads}", TimeUnit.DAYS)).isBetween(6L, 7L);
+    }
+
+    @Test
+    void keepsOnlyTheLatestHundredAndNothingForOrdinaryCalls() {
+        Limit limit = Limit.of(5, Duration.ofMinutes(1)).withAlertAt(1);
+        for (int i = 0; i < 105; i++) {
+            this.limiter.tryAcquire("busy", "user-" + i, limit);
+            this.limiter.tryAcquire("busy", "user-" + i, limit);
+        }
+        List<RecentEvents.Event> events = this.recent.recent("busy");
+        assertThat(events).hasSize(RecentEvents.CAPACITY);
+        assertThat(events.get(0).key()).isEqualTo("user-104");
+        this.limiter.tryAcquire("quiet", "k", Limit.of(5, Duration.ofMinutes(1)));
+        assertThat(redis.hasKey(this.prefix + "events:{quiet}")).isFalse();
+    }
+
+    @Test
+    void keepsHostileKeysReadable() {
+        Limit limit = Limit.of(5, Duration.ofMinutes(1)).withAlertAt(1);
+        String hostile = "a\u001fb{c}:d";
+        this.limiter.tryAcquire("odd", hostile, limit);
+        this.limiter.tryAcquire("odd", hostile, limit);
+        assertThat(this.recent.recent("odd")).singleElement()
+            .satisfies(event -> assertThat(event.key()).isEqualTo("a?b{c}:d"));
+    }
+
+}
