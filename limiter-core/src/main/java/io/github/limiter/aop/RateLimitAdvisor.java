@@ -63,8 +63,20 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      */
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
             Map<String, LimitPolicy> policies) {
+        this(rateLimiter, beanFactory, policies, BlankKey.REJECT);
+    }
+
+    /**
+     * Creates the advisor with named policies and a choice for keys that evaluate to nothing.
+     * @param rateLimiter supplies the limiter on first use
+     * @param beanFactory resolves {@code @beanName} in key expressions; may be {@code null}
+     * @param policies the policies by name
+     * @param blankKey what a call whose key is {@code null} or blank does
+     */
+    public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
+            Map<String, LimitPolicy> policies, BlankKey blankKey) {
         this.specs = new LimitSpecs(new KeyExpressions(beanFactory), policies);
-        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter));
+        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), blankKey);
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);
     }

@@ -25,9 +25,12 @@ final class RateLimitInterceptor implements MethodInterceptor {
 
     private final Supplier<RateLimiter> rateLimiter;
 
-    RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter) {
+    private final BlankKey blankKey;
+
+    RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter, BlankKey blankKey) {
         this.specs = specs;
         this.rateLimiter = rateLimiter;
+        this.blankKey = blankKey;
     }
 
     @Override
@@ -41,8 +44,19 @@ final class RateLimitInterceptor implements MethodInterceptor {
         Object[] args = invocation.getArguments();
         List<LimitRequest> requests = new ArrayList<>(limits.specs().size());
         for (LimitSpec spec : limits.specs()) {
-            requests.add(new LimitRequest(spec.limitId(), spec.key().resolve(method, args), spec.limit(),
-                    spec.cost().resolve(method, args)));
+            String key = spec.key().resolve(method, args);
+            if (key == null) {
+                if (this.blankKey == BlankKey.SKIP) {
+                    continue;
+                }
+                throw new IllegalStateException("Rate limit key '" + spec.key().text() + "' of " + spec.method()
+                        + " evaluated to null or a blank string; the call is rejected because it cannot be counted"
+                        + " (limiter.blank-key=skip skips the limit instead)");
+            }
+            requests.add(new LimitRequest(spec.limitId(), key, spec.limit(), spec.cost().resolve(method, args)));
+        }
+        if (requests.isEmpty()) {
+            return invocation.proceed();
         }
         Decision decision = this.rateLimiter.get().tryAcquire(requests);
         if (!decision.allowed()) {

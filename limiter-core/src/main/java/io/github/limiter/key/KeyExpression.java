@@ -24,11 +24,11 @@ public sealed interface KeyExpression {
      * Resolves the key of one call.
      * @param method the method called, as declared by the target class
      * @param args the call's arguments
-     * @return the key, the empty string for a shared limit
-     * @throws IllegalStateException if the expression evaluates to {@code null} or a blank string
+     * @return the key, the empty string for a shared limit, or {@code null} if the expression
+     * evaluates to {@code null} or a blank string
      * @throws EvaluationException if the expression fails
      */
-    String resolve(Method method, @Nullable Object[] args);
+    @Nullable String resolve(Method method, @Nullable Object[] args);
 
     /**
      * Returns the expression as written.
@@ -64,17 +64,11 @@ public sealed interface KeyExpression {
             @Nullable BeanResolver beanResolver) implements KeyExpression {
 
         @Override
-        public String resolve(Method method, @Nullable Object[] args) {
+        public @Nullable String resolve(Method method, @Nullable Object[] args) {
             Object value = this.expression
                 .getValue(Calls.context(method, args, this.parameterNames, this.beanResolver));
             String key = (value != null) ? ObjectUtils.nullSafeToString(value) : null;
-            if (key == null || key.isBlank()) {
-                throw new IllegalStateException("Rate limit key '" + this.text + "' of "
-                        + method.getDeclaringClass().getSimpleName() + "." + method.getName()
-                        + " evaluated to " + ((value == null) ? "null" : "a blank string")
-                        + "; the call is rejected because it cannot be counted");
-            }
-            return key;
+            return (key == null || key.isBlank()) ? null : key;
         }
 
     }

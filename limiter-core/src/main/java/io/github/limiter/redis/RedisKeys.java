@@ -1,5 +1,9 @@
 package io.github.limiter.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -8,6 +12,12 @@ import java.util.List;
  * for the state, and the same with {@code :ban} (or {@code :shadow-ban} in shadow mode) and
  * {@code :alert}; {@code <prefix>{<limit-id>}} when the key is empty (one state shared by every
  * caller).
+ *
+ * <p>Keys come from the caller's data, so they are made safe: {@code %}, <code>{</code>,
+ * <code>}</code> and {@code #} are percent-escaped, so a key can never end the hash tag early, and a
+ * key longer than {@value #LONGEST} characters once escaped is replaced by {@code #} and the SHA-256
+ * of the original key: bounded, never truncated into another key's counter, and never equal to an
+ * escaped key, which cannot contain {@code #}.
  */
 final class RedisKeys {
 
@@ -17,12 +27,40 @@ final class RedisKeys {
 
     static final String ALERT = ":alert";
 
+    static final int LONGEST = 200;
+
     private RedisKeys() {
     }
 
     /** Returns the state key. */
     static String state(String prefix, String limitId, String key) {
-        return key.isEmpty() ? prefix + '{' + limitId + '}' : prefix + '{' + limitId + ':' + key + '}';
+        return key.isEmpty() ? prefix + '{' + limitId + '}' : prefix + '{' + limitId + ':' + safe(key) + '}';
+    }
+
+    /** The key as it appears in Redis keys: escaped, or hashed when long. */
+    static String safe(String key) {
+        StringBuilder escaped = new StringBuilder(key.length() + 8);
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            switch (c) {
+                case '%' -> escaped.append("%25");
+                case '{' -> escaped.append("%7B");
+                case '}' -> escaped.append("%7D");
+                case '#' -> escaped.append("%23");
+                default -> escaped.append(c);
+            }
+        }
+        return (escaped.length() <= LONGEST) ? escaped.toString() : '#' + sha256(key);
+    }
+
+    private static String sha256(String key) {
+        try {
+            return HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8)));
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", ex);
+        }
     }
 
     /** Returns the state, ban and alert keys, in the order the script takes them. */

@@ -39,6 +39,8 @@ class RateLimitAdvisorIntegrationTests {
 
     private String prefix;
 
+    private BlankKey blankKey = BlankKey.REJECT;
+
     private Map<String, LimitPolicy> policies = Map.of("answers",
             new LimitPolicy(null, Duration.ofMinutes(1), 20L, 10L, Duration.ofMinutes(15)), "relaxed",
             new LimitPolicy(null, Duration.ofHours(1), null, null, null), "noisy",
@@ -116,11 +118,22 @@ class RateLimitAdvisorIntegrationTests {
     void aKeyThatEvaluatesToNullOrBlankRejectsTheCallWithoutCallingTheMethod() {
         Keys keys = start(Keys.class).getBean(Keys.class);
         assertThatIllegalStateException().isThrownBy(() -> keys.byName(null))
-            .withMessageContaining("'#user'")
-            .withMessageContaining("evaluated to null");
+            .withMessage("Rate limit key '#user' of Keys.byName(String) evaluated to null or a blank string; the "
+                    + "call is rejected because it cannot be counted (limiter.blank-key=skip skips the limit instead)");
         assertThatIllegalStateException().isThrownBy(() -> keys.byName("  "))
-            .withMessageContaining("evaluated to a blank string");
+            .withMessageContaining("evaluated to null or a blank string");
         assertThat(keys.calls()).isZero();
+    }
+
+    @Test
+    void aKeyThatEvaluatesToNothingSkipsTheLimitWhenSoConfigured() {
+        this.blankKey = BlankKey.SKIP;
+        Keys keys = start(Keys.class).getBean(Keys.class);
+        for (int call = 0; call < 7; call++) {
+            keys.byName(null);
+        }
+        assertThat(keys.calls()).as("max is 5, but no key, no limit").isEqualTo(7);
+        assertThat(redis.keys(this.prefix + "*")).isEmpty();
     }
 
     @Test
@@ -357,6 +370,7 @@ class RateLimitAdvisorIntegrationTests {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.getBeanFactory().registerSingleton("rateLimiter", new RedisRateLimiter(redis, this.prefix, List.of()));
         context.getBeanFactory().registerSingleton("policies", this.policies);
+        context.getBeanFactory().registerSingleton("blankKey", this.blankKey);
         context.register(AdvisorConfig.class);
         context.registerBean("tenant", Tenant.class);
         context.register(beans);
@@ -377,7 +391,7 @@ class RateLimitAdvisorIntegrationTests {
         @SuppressWarnings("unchecked")
         static RateLimitAdvisor rateLimitAdvisor(BeanFactory beanFactory) {
             return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory,
-                    (Map<String, LimitPolicy>) beanFactory.getBean("policies"));
+                    (Map<String, LimitPolicy>) beanFactory.getBean("policies"), beanFactory.getBean(BlankKey.class));
         }
 
     }

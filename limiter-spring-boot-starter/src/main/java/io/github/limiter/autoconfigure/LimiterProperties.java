@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.aop.BlankKey;
 import io.github.limiter.support.LimitChecks;
 import org.jspecify.annotations.Nullable;
 
@@ -34,6 +35,12 @@ public class LimiterProperties implements Validator {
      * that keeps a decision's keys in one Redis Cluster slot.
      */
     private String keyPrefix = "limiter:";
+
+    /**
+     * What a call does when its key expression evaluates to null or a blank string: reject it
+     * with an IllegalStateException, or skip the limit for that call.
+     */
+    private BlankKey blankKey = BlankKey.REJECT;
 
     /**
      * Named policies, used as @RateLimit(policy = "<name>"). Attributes set on the annotation
@@ -81,6 +88,22 @@ public class LimiterProperties implements Validator {
                     + "' must not contain '{' or '}': they would break the hash tag of every key");
         }
         this.keyPrefix = keyPrefix;
+    }
+
+    /**
+     * Returns what a call whose key is null or blank does.
+     * @return the choice
+     */
+    public BlankKey getBlankKey() {
+        return this.blankKey;
+    }
+
+    /**
+     * Sets what a call whose key is null or blank does.
+     * @param blankKey the choice
+     */
+    public void setBlankKey(BlankKey blankKey) {
+        this.blankKey = blankKey;
     }
 
     /**

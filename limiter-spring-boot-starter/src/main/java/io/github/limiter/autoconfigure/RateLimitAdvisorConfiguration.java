@@ -37,7 +37,8 @@ class RateLimitAdvisorConfiguration {
             LimiterProperties properties) {
         // The limiter is looked up on the first limited call: advisors are created before other
         // beans, and the Redis connection should not be.
-        return new RateLimitAdvisor(rateLimiter::getObject, beanFactory, policies(properties));
+        return new RateLimitAdvisor(rateLimiter::getObject, beanFactory, policies(properties),
+                properties.getBlankKey());
     }
 
     private static Map<String, LimitPolicy> policies(LimiterProperties properties) {
