@@ -103,7 +103,14 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
         REJECTED,
 
         /** The key is banned; the call was rejected and not counted. */
-        BANNED
+        BANNED,
+
+        /**
+         * Redis could not decide (unreachable, or slower than the limiter's timeout); the call was
+         * rejected by the limit's on-failure setting. Allowed calls after a failure are
+         * {@link #ALLOWED}, with nothing counted.
+         */
+        ERROR
 
     }
 

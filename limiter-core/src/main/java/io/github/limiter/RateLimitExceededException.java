@@ -24,15 +24,30 @@ public class RateLimitExceededException extends RuntimeException {
      * @param decision the rejecting decision, which names the limit and the key
      */
     public RateLimitExceededException(Decision decision) {
-        super(decision.banned()
-                ? "Rate limit '" + decision.limitId() + "': key '" + decision.key() + "' is banned; retry after "
-                        + decision.retryAfter().toMillis() + " ms"
-                : "Rate limit '" + decision.limitId() + "' exceeded for key '" + decision.key() + "': "
-                        + decision.limit() + " calls per window; retry after " + decision.retryAfter().toMillis()
-                        + " ms");
+        super(message(decision));
         this.limitId = decision.limitId();
         this.key = decision.key();
         this.decision = decision;
+    }
+
+    private static String message(Decision decision) {
+        String limit = "Rate limit '" + decision.limitId() + "'";
+        return switch (decision.outcome()) {
+            case BANNED -> limit + ": key '" + decision.key() + "' is banned; retry after "
+                    + decision.retryAfter().toMillis() + " ms";
+            case ERROR -> limit + " could not decide (Redis unavailable) and denies calls on failure";
+            default -> limit + " exceeded for key '" + decision.key() + "': " + decision.limit()
+                    + " calls per window; retry after " + decision.retryAfter().toMillis() + " ms";
+        };
+    }
+
+    /**
+     * Returns whether the call was refused because Redis could not decide and the limit denies calls
+     * on failure.
+     * @return {@code true} for a failure
+     */
+    public boolean isFailure() {
+        return this.decision.outcome() == Decision.Outcome.ERROR;
     }
 
     /**

@@ -10,6 +10,7 @@ import java.lang.annotation.Target;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.OnFailure;
 
 /**
  * Limits how often a method may be called per key, across every application instance that shares
@@ -129,6 +130,14 @@ public @interface RateLimit {
      * @return the fallback method's name, or the empty string to throw
      */
     String fallback() default "";
+
+    /**
+     * What a call does when Redis cannot decide it (unreachable, or slower than the limiter's
+     * timeout): {@code OnFailure.ALLOW} lets it through uncounted, {@code OnFailure.DENY} refuses it.
+     * Written {@code onFailure = OnFailure.DENY}. At most one.
+     * @return the choice, or none for the policy's ({@code limiter.redis.on-failure} without one)
+     */
+    OnFailure[] onFailure() default {};
 
     /**
      * The limit's id, which names it in Redis keys, exceptions, events and logs. Defaults to

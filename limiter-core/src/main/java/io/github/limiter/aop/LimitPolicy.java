@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.OnFailure;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,10 +17,11 @@ import org.jspecify.annotations.Nullable;
  * @param alertAt the alert threshold, or {@code null} if not set
  * @param banFor the ban's length, or {@code null} if not set
  * @param mode the mode, or {@code null} if not set
+ * @param onFailure what calls do when Redis cannot decide, or {@code null} for the limiter's default
  * @since 0.1.0
  */
 public record LimitPolicy(@Nullable Algorithm algorithm, @Nullable Duration window, @Nullable Long max,
-        @Nullable Long alertAt, @Nullable Duration banFor, Limit.@Nullable Mode mode) {
+        @Nullable Long alertAt, @Nullable Duration banFor, Limit.@Nullable Mode mode, @Nullable OnFailure onFailure) {
 
     /**
      * A policy with the settings that decide how calls are counted, and no mode.
@@ -31,7 +33,7 @@ public record LimitPolicy(@Nullable Algorithm algorithm, @Nullable Duration wind
      */
     public LimitPolicy(@Nullable Algorithm algorithm, @Nullable Duration window, @Nullable Long max,
             @Nullable Long alertAt, @Nullable Duration banFor) {
-        this(algorithm, window, max, alertAt, banFor, null);
+        this(algorithm, window, max, alertAt, banFor, null, null);
     }
 
 }

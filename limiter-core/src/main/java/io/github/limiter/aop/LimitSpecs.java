@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.key.CostExpression;
@@ -41,7 +42,7 @@ import org.springframework.util.ReflectionUtils;
  */
 final class LimitSpecs {
 
-    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null, null);
+    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null, null, null);
 
     private static final long UNSET = -1;
 
@@ -186,7 +187,15 @@ final class LimitSpecs {
             }
             Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
             return new LimitSpec(limitId, key(), cost(max), limit, this.targetClass.getSimpleName() + "."
-                    + this.method.getName() + "(" + simpleNames(this.method.getParameterTypes()) + ")");
+                    + this.method.getName() + "(" + simpleNames(this.method.getParameterTypes()) + ")", onFailure());
+        }
+
+        private @Nullable OnFailure onFailure() {
+            OnFailure[] choices = this.annotation.onFailure();
+            if (choices.length > 1) {
+                throw invalid("onFailure", Arrays.toString(choices), "names more than one choice");
+            }
+            return (choices.length == 1) ? choices[0] : this.policy.onFailure();
         }
 
         private Algorithm algorithm() {

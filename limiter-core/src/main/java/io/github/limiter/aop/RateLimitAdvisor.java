@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.key.KeyExpressions;
@@ -63,7 +64,7 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      */
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
             Map<String, LimitPolicy> policies) {
-        this(rateLimiter, beanFactory, policies, BlankKey.REJECT);
+        this(rateLimiter, beanFactory, policies, BlankKey.REJECT, OnFailure.ALLOW);
     }
 
     /**
@@ -72,11 +73,12 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      * @param beanFactory resolves {@code @beanName} in key expressions; may be {@code null}
      * @param policies the policies by name
      * @param blankKey what a call whose key is {@code null} or blank does
+     * @param onFailure what a call does when Redis cannot decide, unless its limit says otherwise
      */
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
-            Map<String, LimitPolicy> policies, BlankKey blankKey) {
+            Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure) {
         this.specs = new LimitSpecs(new KeyExpressions(beanFactory), policies);
-        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), blankKey);
+        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), blankKey, onFailure);
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);
     }

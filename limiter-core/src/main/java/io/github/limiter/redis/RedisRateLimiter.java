@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.github.limiter.Decision;
@@ -45,6 +46,9 @@ public final class RedisRateLimiter implements RateLimiter {
     private final String keyPrefix;
 
     private final List<RateLimitListener> listeners;
+
+    // Failures are logged once per streak, and the recovery once, not once per call.
+    private final AtomicBoolean failing = new AtomicBoolean();
 
     /**
      * Creates a limiter.
@@ -88,10 +92,17 @@ public final class RedisRateLimiter implements RateLimiter {
         }
         catch (RuntimeException ex) {
             Duration latency = Duration.ofNanos(System.nanoTime() - start);
+            if (this.failing.compareAndSet(false, true)) {
+                logger.warn("Rate limiting cannot reach Redis (" + ex.getMessage() + "); until it recovers, limited "
+                        + "calls follow their on-failure setting (limiter.redis.on-failure)");
+            }
             notify(listener -> listener.onError(requests, ex, latency));
             throw ex;
         }
         Duration latency = Duration.ofNanos(System.nanoTime() - start);
+        if (this.failing.compareAndSet(true, false)) {
+            logger.info("Rate limiting reaches Redis again; decisions are exact again");
+        }
         List<Decision> decisions = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
             decisions.add(decision(requests.get(i), reply, i * REPLY_PER_LIMIT));

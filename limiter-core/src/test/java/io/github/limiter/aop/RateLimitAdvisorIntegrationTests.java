@@ -7,6 +7,7 @@ import java.util.UUID;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
@@ -391,7 +392,8 @@ class RateLimitAdvisorIntegrationTests {
         @SuppressWarnings("unchecked")
         static RateLimitAdvisor rateLimitAdvisor(BeanFactory beanFactory) {
             return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory,
-                    (Map<String, LimitPolicy>) beanFactory.getBean("policies"), beanFactory.getBean(BlankKey.class));
+                    (Map<String, LimitPolicy>) beanFactory.getBean("policies"), beanFactory.getBean(BlankKey.class),
+                    OnFailure.ALLOW);
         }
 
     }

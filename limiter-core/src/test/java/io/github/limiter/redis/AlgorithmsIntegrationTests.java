@@ -21,6 +21,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
+import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,7 +56,7 @@ class AlgorithmsIntegrationTests {
         inOneAlignedWindow(DAY, () -> {
             allowed.set(0);
             String key = "hot-" + UUID.randomUUID();
-            concurrently(64, () -> {
+            Concurrency.run(64, () -> {
                 for (int i = 0; i < 10; i++) {
                     if (this.limiter.tryAcquire("hammer", key, limit).allowed()) {
                         allowed.incrementAndGet();
@@ -142,7 +143,7 @@ class AlgorithmsIntegrationTests {
             }
         });
         try {
-            concurrently(16, () -> {
+            Concurrency.run(16, () -> {
                 for (int i = 0; i < 150; i++) {
                     this.limiter.tryAcquire("ttl", "user-" + (i % 20), limit);
                 }
@@ -222,22 +223,6 @@ class AlgorithmsIntegrationTests {
         return redis.execute((org.springframework.data.redis.core.RedisCallback<Long>) connection -> connection
             .serverCommands()
             .time(TimeUnit.MILLISECONDS));
-    }
-
-    static void concurrently(int threads, Runnable work) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int i = 0; i < threads; i++) {
-                futures.add(pool.submit(work));
-            }
-            for (Future<?> future : futures) {
-                future.get(60, TimeUnit.SECONDS);
-            }
-        }
-        finally {
-            pool.shutdownNow();
-        }
     }
 
     @FunctionalInterface

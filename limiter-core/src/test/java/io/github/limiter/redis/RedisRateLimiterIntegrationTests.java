@@ -1,13 +1,11 @@
 package io.github.limiter.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -16,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.limiter.Decision;
+import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
@@ -108,7 +107,7 @@ class RedisRateLimiterIntegrationTests {
         int callsPerThread = 50;
         long max = 1000;
         AtomicInteger allowed = new AtomicInteger();
-        runConcurrently(threads, () -> {
+        Concurrency.run(threads, () -> {
             for (int i = 0; i < callsPerThread; i++) {
                 if (this.limiter.tryAcquire("hot", "one-key", max, Duration.ofMinutes(5)).allowed()) {
                     allowed.incrementAndGet();
@@ -142,7 +141,7 @@ class RedisRateLimiterIntegrationTests {
         });
         AtomicInteger decisions = new AtomicInteger();
         try {
-            runConcurrently(32, () -> {
+            Concurrency.run(32, () -> {
                 for (int i = 0; i < 200; i++) {
                     this.limiter.tryAcquire("burst", "user-" + (i % 50), 3, window);
                     decisions.incrementAndGet();
@@ -206,28 +205,6 @@ class RedisRateLimiterIntegrationTests {
             cursor.forEachRemaining(keys::add);
         }
         return keys;
-    }
-
-    private static void runConcurrently(int threads, Runnable work) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> futures = new ArrayList<>();
-        for (int i = 0; i < threads; i++) {
-            futures.add(pool.submit(() -> {
-                start.await();
-                work.run();
-                return null;
-            }));
-        }
-        start.countDown();
-        try {
-            for (Future<?> future : futures) {
-                future.get(60, TimeUnit.SECONDS);
-            }
-        }
-        finally {
-            pool.shutdownNow();
-        }
     }
 
 }

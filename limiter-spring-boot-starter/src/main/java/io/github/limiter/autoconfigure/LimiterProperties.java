@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.OnFailure;
 import io.github.limiter.aop.BlankKey;
 import io.github.limiter.support.LimitChecks;
 import org.jspecify.annotations.Nullable;
@@ -52,6 +53,11 @@ public class LimiterProperties implements Validator {
      * HTTP answers for calls over a limit.
      */
     private final Web web = new Web();
+
+    /**
+     * The limiter's own connection to Redis.
+     */
+    private final Redis redis = new Redis();
 
     /**
      * Returns whether rate limiting is enabled.
@@ -130,6 +136,14 @@ public class LimiterProperties implements Validator {
         return this.web;
     }
 
+    /**
+     * Returns the Redis connection settings.
+     * @return the Redis settings
+     */
+    public Redis getRedis() {
+        return this.redis;
+    }
+
     @Override
     public boolean supports(Class<?> type) {
         return LimiterProperties.class.isAssignableFrom(type);
@@ -145,6 +159,10 @@ public class LimiterProperties implements Validator {
                         + " = '" + problem.value() + "' " + problem.message());
             }
         });
+        Duration timeout = properties.redis.timeout;
+        if (timeout.isZero() || timeout.isNegative()) {
+            errors.reject("limiter.redis.timeout", "limiter.redis.timeout = '" + timeout + "' must be positive");
+        }
         int banStatus = properties.web.banStatus;
         if (banStatus < 400 || banStatus > 599) {
             errors.reject("limiter.web.ban-status",
@@ -174,6 +192,12 @@ public class LimiterProperties implements Validator {
          * would have rejected or banned (shadow). Defaults to enforce.
          */
         private Limit.@Nullable Mode mode;
+
+        /**
+         * What calls under this policy do when Redis cannot decide: allow or deny. Defaults to
+         * limiter.redis.on-failure.
+         */
+        private @Nullable OnFailure onFailure;
 
         /**
          * Calls allowed per key and window; the next call is rejected. May be left to the
@@ -207,6 +231,22 @@ public class LimiterProperties implements Validator {
          */
         public void setAlgorithm(@Nullable Algorithm algorithm) {
             this.algorithm = algorithm;
+        }
+
+        /**
+         * Returns what calls do when Redis cannot decide.
+         * @return the choice, or {@code null} for the default
+         */
+        public @Nullable OnFailure getOnFailure() {
+            return this.onFailure;
+        }
+
+        /**
+         * Sets what calls do when Redis cannot decide.
+         * @param onFailure the choice
+         */
+        public void setOnFailure(@Nullable OnFailure onFailure) {
+            this.onFailure = onFailure;
         }
 
         /**
@@ -287,6 +327,82 @@ public class LimiterProperties implements Validator {
          */
         public void setBanFor(@Nullable Duration banFor) {
             this.banFor = banFor;
+        }
+
+    }
+
+    /**
+     * The limiter's own connection to Redis, to the server the application's
+     * RedisConnectionFactory points at, so that its timeout and failure handling are independent of
+     * the application's other Redis use.
+     */
+    public static class Redis {
+
+        /**
+         * Longest a decision may wait for Redis, connecting included; past it, the call follows its
+         * on-failure setting. Lettuce's own default (60s) would let a slow Redis stall every
+         * limited call.
+         */
+        private Duration timeout = Duration.ofMillis(100);
+
+        /**
+         * What limited calls do when Redis cannot decide: allow (the default: a Redis outage does
+         * not take the site down, and limiter.decisions counts it as outcome "error") or deny.
+         */
+        private OnFailure onFailure = OnFailure.ALLOW;
+
+        /**
+         * Most commands the limiter's connection queues; more are refused at once rather than
+         * waiting behind a stalled Redis.
+         */
+        private int requestQueueSize = 10_000;
+
+        /**
+         * Returns the timeout.
+         * @return the timeout
+         */
+        public Duration getTimeout() {
+            return this.timeout;
+        }
+
+        /**
+         * Sets the timeout.
+         * @param timeout the timeout
+         */
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        /**
+         * Returns what limited calls do when Redis cannot decide.
+         * @return the choice
+         */
+        public OnFailure getOnFailure() {
+            return this.onFailure;
+        }
+
+        /**
+         * Sets what limited calls do when Redis cannot decide.
+         * @param onFailure the choice
+         */
+        public void setOnFailure(OnFailure onFailure) {
+            this.onFailure = onFailure;
+        }
+
+        /**
+         * Returns the request queue size.
+         * @return the most queued commands
+         */
+        public int getRequestQueueSize() {
+            return this.requestQueueSize;
+        }
+
+        /**
+         * Sets the request queue size.
+         * @param requestQueueSize the most queued commands
+         */
+        public void setRequestQueueSize(int requestQueueSize) {
+            this.requestQueueSize = requestQueueSize;
         }
 
     }

@@ -38,14 +38,14 @@ class RateLimitAdvisorConfiguration {
         // The limiter is looked up on the first limited call: advisors are created before other
         // beans, and the Redis connection should not be.
         return new RateLimitAdvisor(rateLimiter::getObject, beanFactory, policies(properties),
-                properties.getBlankKey());
+                properties.getBlankKey(), properties.getRedis().getOnFailure());
     }
 
     private static Map<String, LimitPolicy> policies(LimiterProperties properties) {
         Map<String, LimitPolicy> policies = new LinkedHashMap<>();
         properties.getPolicies()
             .forEach((name, policy) -> policies.put(name, new LimitPolicy(policy.getAlgorithm(), policy.getWindow(), policy.getMax(),
-                    policy.getAlertAt(), policy.getBanFor(), policy.getMode())));
+                    policy.getAlertAt(), policy.getBanFor(), policy.getMode(), policy.getOnFailure())));
         return policies;
     }
 

@@ -13,24 +13,30 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The Redis-backed {@link RateLimiter}, on the application's one {@link RedisConnectionFactory}, told
- * about its decisions by every {@link RateLimitListener} bean: Spring events and recent events here,
- * meters and HTTP headers where those are configured, and any of the application's.
+ * The Redis-backed {@link RateLimiter}, on a connection of its own to the Redis of the
+ * application's one {@link RedisConnectionFactory}, told about its decisions by every
+ * {@link RateLimitListener} bean: Spring events and recent events here, meters and HTTP headers
+ * where those are configured, and any of the application's.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 class RedisRateLimiterConfiguration {
 
     @Bean
+    LimiterRedisConnection limiterRedisConnection(RedisConnectionFactory connectionFactory,
+            LimiterProperties properties) {
+        return new LimiterRedisConnection(connectionFactory, properties.getRedis());
+    }
+
+    @Bean
     @ConditionalOnMissingBean
-    RateLimiter rateLimiter(RedisConnectionFactory connectionFactory, LimiterProperties properties,
+    RateLimiter rateLimiter(LimiterRedisConnection connection, LimiterProperties properties,
             ObjectProvider<RateLimitListener> listeners) {
         // A template of its own, so the application's template customisations cannot change how
         // script arguments and replies are serialised.
-        return new RedisRateLimiter(new StringRedisTemplate(connectionFactory), properties.getKeyPrefix(),
+        return new RedisRateLimiter(connection.template(), properties.getKeyPrefix(),
                 listeners.orderedStream().toList());
     }
 
@@ -42,8 +48,8 @@ class RedisRateLimiterConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RecentEvents rateLimitRecentEvents(RedisConnectionFactory connectionFactory, LimiterProperties properties) {
-        return new RecentEvents(new StringRedisTemplate(connectionFactory), properties.getKeyPrefix());
+    RecentEvents rateLimitRecentEvents(LimiterRedisConnection connection, LimiterProperties properties) {
+        return new RecentEvents(connection.template(), properties.getKeyPrefix());
     }
 
 }

@@ -38,16 +38,8 @@ public final class EmbeddedRedis implements AutoCloseable {
     public static EmbeddedRedis start() {
         IOException last = null;
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            int port = freePort();
             try {
-                RedisServer server = RedisServer.newRedisServer()
-                    .port(port)
-                    .setting("bind 127.0.0.1")
-                    .setting("save \"\"")
-                    .setting("appendonly no")
-                    .build();
-                server.start();
-                return new EmbeddedRedis(server, port);
+                return startOn(freePort());
             }
             catch (IOException ex) {
                 // Another process may have taken the port between probing and binding.
@@ -55,6 +47,33 @@ public final class EmbeddedRedis implements AutoCloseable {
             }
         }
         throw new UncheckedIOException("Could not start an embedded Redis server", last);
+    }
+
+    /**
+     * Starts a Redis server on the given port of {@code 127.0.0.1}, such as the port of a server
+     * that was stopped, to restart it.
+     * @param port the port
+     * @return the running server
+     * @throws UncheckedIOException if the server could not be started
+     */
+    public static EmbeddedRedis start(int port) {
+        try {
+            return startOn(port);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("Could not start an embedded Redis server on port " + port, ex);
+        }
+    }
+
+    private static EmbeddedRedis startOn(int port) throws IOException {
+        RedisServer server = RedisServer.newRedisServer()
+            .port(port)
+            .setting("bind 127.0.0.1")
+            .setting("save \"\"")
+            .setting("appendonly no")
+            .build();
+        server.start();
+        return new EmbeddedRedis(server, port);
     }
 
     /**

@@ -37,13 +37,10 @@ class RateLimitExceptionHandler {
     @ExceptionHandler(RateLimitExceededException.class)
     ResponseEntity<ProblemDetail> handle(RateLimitExceededException ex) {
         long retryAfterSeconds = retryAfterSeconds(ex.getRetryAfter());
-        HttpStatusCode status = ex.isBanned() ? this.banStatus : HttpStatus.TOO_MANY_REQUESTS;
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, ex.isBanned()
-                ? "Banned for going past " + ex.getLimit() + " calls per window. Retry after " + retryAfterSeconds
-                        + " seconds."
-                : "Rate limit exceeded: at most " + ex.getLimit() + " calls per window. Retry after "
-                        + retryAfterSeconds + " seconds.");
-        problem.setTitle(ex.isBanned() ? "Banned" : "Too Many Requests");
+        HttpStatusCode status = ex.isFailure() ? HttpStatus.SERVICE_UNAVAILABLE
+                : ex.isBanned() ? this.banStatus : HttpStatus.TOO_MANY_REQUESTS;
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail(ex, retryAfterSeconds));
+        problem.setTitle(ex.isFailure() ? "Service Unavailable" : ex.isBanned() ? "Banned" : "Too Many Requests");
         problem.setProperty("limit", ex.getLimit());
         problem.setProperty("retryAfter", retryAfterSeconds);
         problem.setProperty("banned", ex.isBanned());
@@ -52,6 +49,17 @@ class RateLimitExceptionHandler {
         RateLimitHeaders.of(this.headers, List.of(), List.of(), decision).forEach(responseHeaders::set);
         responseHeaders.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         return ResponseEntity.status(status).headers(responseHeaders).body(problem);
+    }
+
+    private static String detail(RateLimitExceededException ex, long retryAfterSeconds) {
+        if (ex.isFailure()) {
+            return "The rate limiter cannot decide right now. Retry after " + retryAfterSeconds + " seconds.";
+        }
+        return ex.isBanned()
+                ? "Banned for going past " + ex.getLimit() + " calls per window. Retry after " + retryAfterSeconds
+                        + " seconds."
+                : "Rate limit exceeded: at most " + ex.getLimit() + " calls per window. Retry after "
+                        + retryAfterSeconds + " seconds.";
     }
 
     /** Whole seconds, rounded up so a client that waits that long is allowed, and at least 1. */
