@@ -115,6 +115,17 @@ public final class RedisRateLimiter implements RateLimiter {
         return binding;
     }
 
+    /**
+     * Checks that Redis can run the limiter: reachable, version 5.0 or later, and able to load the
+     * decision script.
+     * @return the Redis server's version
+     * @throws IllegalStateException if Redis is older than 5.0
+     * @throws org.springframework.dao.DataAccessException if Redis cannot be reached
+     */
+    public String check() {
+        return RedisChecks.check(this.redis, DECIDE);
+    }
+
     @Override
     public LimitState state(String limitId, String key, Limit limit) {
         List<String> args = new ArrayList<>(9);

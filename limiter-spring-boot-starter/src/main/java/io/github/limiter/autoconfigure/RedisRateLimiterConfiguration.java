@@ -6,12 +6,17 @@ import io.github.limiter.redis.DecisionEvents;
 import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -24,20 +29,44 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 class RedisRateLimiterConfiguration {
 
+    private static final Log logger = LogFactory.getLog(RedisRateLimiterConfiguration.class);
+
     @Bean
     LimiterRedisConnection limiterRedisConnection(RedisConnectionFactory connectionFactory,
             LimiterProperties properties) {
         return new LimiterRedisConnection(connectionFactory, properties.getRedis());
     }
 
+    // Declared as RedisRateLimiter so that conditions on it (the health indicator) see it, backing
+    // off for any RateLimiter of the application's.
     @Bean
-    @ConditionalOnMissingBean
-    RateLimiter rateLimiter(LimiterRedisConnection connection, LimiterProperties properties,
+    @ConditionalOnMissingBean(RateLimiter.class)
+    RedisRateLimiter rateLimiter(LimiterRedisConnection connection, LimiterProperties properties,
             ObjectProvider<RateLimitListener> listeners) {
         // A template of its own, so the application's template customisations cannot change how
         // script arguments and replies are serialised.
         return new RedisRateLimiter(connection.template(), properties.getKeyPrefix(),
                 listeners.orderedStream().toList());
+    }
+
+    /**
+     * Checks the Redis version once the application's beans are ready: a Redis older than 5.0 fails
+     * the start with a clear message; an unreachable one is logged, and limited calls follow their
+     * on-failure setting until it is reachable.
+     */
+    @Bean
+    static SmartInitializingSingleton limiterRedisVersionCheck(ObjectProvider<RateLimiter> rateLimiter) {
+        return () -> {
+            if (rateLimiter.getIfUnique() instanceof RedisRateLimiter redis) {
+                try {
+                    logger.debug("Rate limiting uses Redis " + redis.check());
+                }
+                catch (DataAccessException ex) {
+                    logger.warn("Rate limiting cannot reach Redis at start-up (" + ex.getMessage()
+                            + "); limited calls follow limiter.redis.on-failure until it can");
+                }
+            }
+        };
     }
 
     @Bean

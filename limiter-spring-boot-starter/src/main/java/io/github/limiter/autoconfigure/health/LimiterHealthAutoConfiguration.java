@@ -1,0 +1,32 @@
+package io.github.limiter.autoconfigure.health;
+
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.redis.RedisRateLimiter;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@code limiter} health indicator, when Spring Boot's health support is on the classpath and
+ * the limiter is Redis-backed; {@code management.health.limiter.enabled=false} switches it off.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(RedisRateLimiter.class)
+@ConditionalOnEnabledHealthIndicator("limiter")
+public final class LimiterHealthAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "limiterHealthIndicator")
+    LimiterHealthIndicator limiterHealthIndicator(RedisRateLimiter rateLimiter) {
+        return new LimiterHealthIndicator(rateLimiter);
+    }
+
+}

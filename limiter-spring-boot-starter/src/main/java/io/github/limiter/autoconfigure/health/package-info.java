@@ -1,0 +1,7 @@
+/**
+ * The limiter's health indicator.
+ */
+@NullMarked
+package io.github.limiter.autoconfigure.health;
+
+import org.jspecify.annotations.NullMarked;
