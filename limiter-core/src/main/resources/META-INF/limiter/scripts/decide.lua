@@ -7,7 +7,8 @@
 --            ban    <prefix>{<limit-id>:<key>}:ban     present while the key is banned
 --                   (:shadow-ban for a shadow limit, so that its would-be bans never bind)
 --            alert  <prefix>{<limit-id>:<key>}:alert   present once the window's alert has fired
--- ARGV[1]  'acquire' to decide and count, 'peek' to read the state only
+-- ARGV[1]  'acquire' to decide and count, 'check' to decide without counting or banning (the
+--          first pass over limits in different Redis Cluster slots), 'peek' to read the state only
 -- ARGV[2]  n, the number of limits; then seven values per limit:
 --            algorithm (1 fixed window, 2 sliding log, 3 sliding window, 4 token bucket),
 --            max, window in ms, cost (permits this call takes, 0..max),
@@ -21,6 +22,7 @@
 --   retry        ms until the call may pass: 0 if allowed, else the limit's or the ban's
 --   alert        1 if this call is the first past alert-at in its window
 --   ban_started  1 if this call started the key's ban
+-- Reply for 'check': the same six integers, as if acquiring, but nothing is written.
 -- Reply for 'peek': three integers per limit: count, reset, ms left on the ban.
 
 local mode = ARGV[1]
@@ -54,6 +56,14 @@ for i = 1, n do
   local l, s = limits[i], states[i]
   if mode == 'peek' then
     push(s.count, s.reset, s.ban)
+  elseif mode == 'check' then
+    if s.ban > 0 then
+      push(2, s.count, s.reset, s.ban, 0, 0)
+    elseif not s.fits then
+      push(1, s.count, s.reset, s.retry, 0, 0)
+    else
+      push(0, s.count, s.reset, 0, 0, 0)
+    end
   elseif s.ban > 0 then
     push(2, s.count, s.reset, s.ban, 0, 0)
   elseif not s.fits then

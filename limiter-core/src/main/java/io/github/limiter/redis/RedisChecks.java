@@ -1,6 +1,7 @@
 package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Properties;
 
 import org.springframework.data.redis.core.RedisCallback;
@@ -21,11 +22,21 @@ final class RedisChecks {
 
     /** Returns the server's version after loading the script; throws if Redis is too old. */
     static String check(StringRedisTemplate redis, RedisScript<?> script) {
-        String version = redis.execute((RedisCallback<String>) connection -> {
+        // A cluster answers for every node, each property prefixed with the node: check them all.
+        List<String> versions = redis.execute((RedisCallback<List<String>>) connection -> {
             Properties info = connection.serverCommands().info("server");
-            return (info != null) ? info.getProperty("redis_version") : null;
+            return (info != null) ? info.stringPropertyNames()
+                .stream()
+                .filter(name -> name.equals("redis_version") || name.endsWith(".redis_version"))
+                .map(info::getProperty)
+                .sorted()
+                .toList() : List.of();
         });
-        requireSupported(version);
+        if (versions == null || versions.isEmpty()) {
+            throw new IllegalStateException("Redis did not say its version");
+        }
+        versions.forEach(RedisChecks::requireSupported);
+        String version = versions.get(0);
         redis.execute((RedisCallback<String>) connection -> connection.scriptingCommands()
             .scriptLoad(script.getScriptAsString().getBytes(StandardCharsets.UTF_8)));
         return version;

@@ -2,7 +2,9 @@ package io.github.limiter.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,6 +22,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -37,6 +41,8 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private static final String ACQUIRE = "acquire";
 
+    private static final String CHECK = "check";
+
     private static final String PEEK = "peek";
 
     private static final RedisScript<List<Long>> DECIDE = LimiterScripts.decide();
@@ -50,6 +56,9 @@ public final class RedisRateLimiter implements RateLimiter {
     // Failures are logged once per streak, and the recovery once, not once per call.
     private final AtomicBoolean failing = new AtomicBoolean();
 
+    // On Redis Cluster, limits whose keys fall in different slots are decided slot by slot.
+    private final boolean cluster;
+
     /**
      * Creates a limiter.
      * @param redis the template the script runs through
@@ -60,6 +69,8 @@ public final class RedisRateLimiter implements RateLimiter {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
         this.listeners = List.copyOf(listeners);
+        this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce
+                && lettuce.isClusterAware();
     }
 
     /**
@@ -77,18 +88,11 @@ public final class RedisRateLimiter implements RateLimiter {
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("A call must be under at least one limit");
         }
-        List<String> keys = new ArrayList<>(requests.size() * 3);
-        List<String> args = new ArrayList<>(2 + requests.size() * 7);
-        args.add(ACQUIRE);
-        args.add(Integer.toString(requests.size()));
-        for (LimitRequest request : requests) {
-            keys.addAll(keys(request.limitId(), request.key(), request.limit().mode() == Limit.Mode.SHADOW));
-            addLimitArgs(args, request.limit(), request.cost());
-        }
         long start = System.nanoTime();
-        List<Long> reply;
+        List<Decision> decisions;
         try {
-            reply = execute(keys, args, requests.size() * REPLY_PER_LIMIT);
+            List<List<Integer>> groups = this.cluster ? slotGroups(requests) : List.of();
+            decisions = (groups.size() > 1) ? acrossSlots(requests, groups) : run(ACQUIRE, requests);
         }
         catch (RuntimeException ex) {
             Duration latency = Duration.ofNanos(System.nanoTime() - start);
@@ -103,16 +107,96 @@ public final class RedisRateLimiter implements RateLimiter {
         if (this.failing.compareAndSet(true, false)) {
             logger.info("Rate limiting reaches Redis again; decisions are exact again");
         }
-        List<Decision> decisions = new ArrayList<>(requests.size());
-        for (int i = 0; i < requests.size(); i++) {
-            decisions.add(decision(requests.get(i), reply, i * REPLY_PER_LIMIT));
-        }
         Decision binding = binding(decisions);
         if (logger.isDebugEnabled()) {
             logger.debug("Decided " + decisions + " in " + latency.toNanos() / 1000 + " us");
         }
         notify(listener -> listener.onDecision(requests, decisions, binding, latency));
         return binding;
+    }
+
+    /** Runs the decision script once for limits whose keys share a slot (or on one server). */
+    private List<Decision> run(String mode, List<LimitRequest> requests) {
+        List<String> keys = new ArrayList<>(requests.size() * 3);
+        List<String> args = new ArrayList<>(2 + requests.size() * 7);
+        args.add(mode);
+        args.add(Integer.toString(requests.size()));
+        for (LimitRequest request : requests) {
+            keys.addAll(keys(request.limitId(), request.key(), request.limit().mode() == Limit.Mode.SHADOW));
+            addLimitArgs(args, request.limit(), request.cost());
+        }
+        List<Long> reply = execute(keys, args, requests.size() * REPLY_PER_LIMIT);
+        List<Decision> decisions = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            decisions.add(decision(requests.get(i), reply, i * REPLY_PER_LIMIT));
+        }
+        return decisions;
+    }
+
+    /**
+     * On Redis Cluster, limits whose keys fall in different slots cannot share one script. Each
+     * slot's limits are first checked without writing; only if every enforced limit allows the
+     * call is it counted, slot by slot. A slot whose limits refuse is run for real, so that its
+     * bans start, and the others are left alone: a rejected call is still counted by none. Between
+     * the check and the count another call may take the last permits; then the slots counted
+     * before it keep this call's count.
+     */
+    private List<Decision> acrossSlots(List<LimitRequest> requests, List<List<Integer>> groups) {
+        Decision[] decisions = new Decision[requests.size()];
+        boolean allow = true;
+        List<List<Integer>> refusing = new ArrayList<>();
+        for (List<Integer> group : groups) {
+            List<Decision> checked = run(CHECK, select(requests, group));
+            boolean refuses = false;
+            for (int i = 0; i < group.size(); i++) {
+                decisions[group.get(i)] = checked.get(i);
+                refuses |= !checked.get(i).shadow() && checked.get(i).outcome() != Outcome.ALLOWED;
+            }
+            if (refuses) {
+                refusing.add(group);
+                allow = false;
+            }
+        }
+        for (List<Integer> group : allow ? groups : refusing) {
+            List<Decision> decided = run(ACQUIRE, select(requests, group));
+            boolean refused = false;
+            for (int i = 0; i < group.size(); i++) {
+                decisions[group.get(i)] = decided.get(i);
+                refused |= !decided.get(i).shadow() && decided.get(i).outcome() != Outcome.ALLOWED;
+            }
+            if (allow && refused) {
+                // lost the race: the call is refused after all
+                allow = false;
+                break;
+            }
+        }
+        List<Decision> result = new ArrayList<>(requests.size());
+        for (Decision decision : decisions) {
+            result.add(allow || decision.outcome() != Outcome.ALLOWED ? decision : notCounted(decision));
+        }
+        return result;
+    }
+
+    /** Indexes of the requests, grouped by the Cluster slot of their keys, in order of first use. */
+    private List<List<Integer>> slotGroups(List<LimitRequest> requests) {
+        Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+        for (int i = 0; i < requests.size(); i++) {
+            LimitRequest request = requests.get(i);
+            int slot = ClusterSlotHashUtil.calculateSlot(RedisKeys.state(this.keyPrefix, request.limitId(),
+                    request.key()));
+            bySlot.computeIfAbsent(slot, key -> new ArrayList<>()).add(i);
+        }
+        return new ArrayList<>(bySlot.values());
+    }
+
+    private static List<LimitRequest> select(List<LimitRequest> requests, List<Integer> indexes) {
+        return indexes.stream().map(requests::get).toList();
+    }
+
+    /** A limit that would have allowed a call some other limit refused: nothing was counted. */
+    private static Decision notCounted(Decision decision) {
+        return new Decision(decision.limitId(), decision.key(), Outcome.REJECTED, decision.limit(), decision.count(),
+                decision.remaining(), Duration.ZERO, decision.resetAfter(), false, false, decision.shadow());
     }
 
     /**

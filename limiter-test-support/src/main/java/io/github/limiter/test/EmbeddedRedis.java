@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 import redis.embedded.RedisServer;
+import redis.embedded.core.RedisServerBuilder;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -65,15 +66,36 @@ public final class EmbeddedRedis implements AutoCloseable {
         }
     }
 
-    private static EmbeddedRedis startOn(int port) throws IOException {
-        RedisServer server = RedisServer.newRedisServer()
+    private static EmbeddedRedis startOn(int port, String... settings) throws IOException {
+        RedisServerBuilder builder = RedisServer.newRedisServer()
             .port(port)
             .setting("bind 127.0.0.1")
             .setting("save \"\"")
-            .setting("appendonly no")
-            .build();
+            .setting("appendonly no");
+        for (String setting : settings) {
+            builder.setting(setting);
+        }
+        RedisServer server = builder.build();
         server.start();
         return new EmbeddedRedis(server, port);
+    }
+
+    /**
+     * Starts a Redis server with extra configuration lines, on a free port.
+     * @param settings lines of {@code redis.conf}, such as {@code "cluster-enabled yes"}
+     * @return the running server
+     */
+    static EmbeddedRedis startWith(String... settings) {
+        IOException last = null;
+        for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+            try {
+                return startOn(freePort(), settings);
+            }
+            catch (IOException ex) {
+                last = ex;
+            }
+        }
+        throw new UncheckedIOException("Could not start an embedded Redis server", last);
     }
 
     /**
