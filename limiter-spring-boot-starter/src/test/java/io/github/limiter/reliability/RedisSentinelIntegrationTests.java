@@ -1,0 +1,168 @@
+package io.github.limiter.reliability;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.limiter.Limit;
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimiter;
+import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.test.Concurrency;
+import io.github.limiter.test.EmbeddedRedisSentinel;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.stereotype.Service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A master, a replica and two sentinels; the application connects through the sentinels. A
+ * failover during load loses no ban, leaves no key without a TTL, and the limiter decides exactly
+ * again on the new master without an application restart.
+ */
+class RedisSentinelIntegrationTests {
+
+    @Test
+    void aFailoverDuringLoadLosesNoBanAndTheLimiterRecovers() throws Exception {
+        String prefix = "sentinel-" + UUID.randomUUID() + ":";
+        try (EmbeddedRedisSentinel redis = EmbeddedRedisSentinel.start(2)) {
+            SpringApplication application = new SpringApplication(SentinelApp.class);
+            application.setWebApplicationType(WebApplicationType.NONE);
+            try (ConfigurableApplicationContext context = application.run("--spring.main.banner-mode=off",
+                    "--spring.data.redis.sentinel.master=" + EmbeddedRedisSentinel.MASTER,
+                    "--spring.data.redis.sentinel.nodes=" + String.join(",", redis.sentinelNodes()),
+                    "--limiter.key-prefix=" + prefix)) {
+                Calls calls = context.getBean(Calls.class);
+                RateLimiter limiter = context.getBean(RateLimiter.class);
+
+                for (int call = 0; call < 4; call++) {
+                    try {
+                        calls.login("mallory");
+                    }
+                    catch (RateLimitExceededException ex) {
+                        // the third call bans mallory
+                    }
+                }
+                assertThat(limiter.isBanned("logins", "mallory")).isTrue();
+                // the ban reaches the replica before the failover, as Redis replicates
+                redis.await(() -> redis.onServer(1, commands -> commands.exists(prefix + "{logins:mallory}:ban")) == 1,
+                        "the ban to replicate");
+
+                AtomicBoolean loading = new AtomicBoolean(true);
+                AtomicInteger calls0 = new AtomicInteger();
+                ExecutorService load = Executors.newFixedThreadPool(4);
+                List<Future<?>> running = new ArrayList<>();
+                for (int thread = 0; thread < 4; thread++) {
+                    int id = thread;
+                    running.add(load.submit(() -> {
+                        int i = 0;
+                        while (loading.get()) {
+                            try {
+                                calls.read("reader-" + id + "-" + (i++ % 50));
+                            }
+                            catch (RateLimitExceededException ex) {
+                                // over its limit
+                            }
+                            calls0.incrementAndGet();
+                        }
+                    }));
+                }
+                try {
+                    redis.await(() -> calls0.get() > 200, "load before the failover");
+                    redis.onSentinel(0, commands -> commands.failover(EmbeddedRedisSentinel.MASTER));
+                    redis.await(() -> redis.onServer(1, commands -> commands.info("replication"))
+                        .contains("role:master"), "the replica to become master");
+                    String probe = "probe-" + UUID.randomUUID();
+                    redis.await(() -> {
+                        calls.read(probe);
+                        return limiter.state("reads", probe, Limit.of(1000, Duration.ofMinutes(1)))
+                            .count() > 0 && redis.onServer(1, commands -> commands.exists(prefix + "{reads:" + probe + "}")) == 1;
+                    }, "the limiter to decide on the new master");
+                }
+                finally {
+                    loading.set(false);
+                    for (Future<?> future : running) {
+                        future.get(30, TimeUnit.SECONDS);
+                    }
+                    load.shutdown();
+                }
+
+                assertThat(limiter.isBanned("logins", "mallory")).as("the ban survived the failover").isTrue();
+                assertThat(keysWithoutTtl(redis, prefix)).as("keys without TTL on the new master").isEmpty();
+
+                String key = "after-" + UUID.randomUUID();
+                AtomicInteger allowed = new AtomicInteger();
+                Concurrency.run(16, () -> {
+                    for (int i = 0; i < 10; i++) {
+                        try {
+                            calls.exact(key);
+                            allowed.incrementAndGet();
+                        }
+                        catch (RateLimitExceededException ex) {
+                            // over the limit
+                        }
+                    }
+                });
+                assertThat(allowed.get()).as("exact again after the failover").isEqualTo(30);
+            }
+        }
+    }
+
+    private static List<String> keysWithoutTtl(EmbeddedRedisSentinel redis, String prefix) {
+        return redis.onServer(1, commands -> {
+            List<String> immortal = new ArrayList<>();
+            ScanCursor cursor = ScanCursor.INITIAL;
+            do {
+                KeyScanCursor<String> page = commands.scan(cursor, ScanArgs.Builder.matches(prefix + "*").limit(500));
+                for (String key : page.getKeys()) {
+                    if (commands.pttl(key) == -1) {
+                        immortal.add(key);
+                    }
+                }
+                cursor = page;
+            }
+            while (!cursor.isFinished());
+            return immortal;
+        });
+    }
+
+    @SpringBootApplication
+    @Import(Calls.class)
+    static class SentinelApp {
+
+    }
+
+    @Service
+    static class Calls {
+
+        @RateLimit(name = "logins", key = "#user", window = "1m", max = 2, banFor = "10m")
+        public void login(String user) {
+        }
+
+        @RateLimit(name = "reads", key = "#user", window = "1m", max = 1000)
+        public void read(String user) {
+        }
+
+        @RateLimit(name = "exact", key = "#key", window = "1m", max = 30)
+        public void exact(String key) {
+        }
+
+    }
+
+}

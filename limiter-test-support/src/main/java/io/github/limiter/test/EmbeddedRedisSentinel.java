@@ -1,0 +1,177 @@
+package io.github.limiter.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
+import io.lettuce.core.sentinel.api.sync.RedisSentinelCommands;
+import redis.embedded.RedisSentinel;
+
+/**
+ * A real Redis Sentinel set-up on loopback ports: a master, a replica of it, and sentinels that
+ * watch them under the name {@value #MASTER}. Returns once the replica is in sync and every
+ * sentinel knows it.
+ */
+public final class EmbeddedRedisSentinel implements AutoCloseable {
+
+    /** The name the sentinels know the master by. */
+    public static final String MASTER = "mymaster";
+
+    private final List<EmbeddedRedis> servers = new ArrayList<>();
+
+    private final List<RedisSentinel> sentinels = new ArrayList<>();
+
+    private final List<Integer> sentinelPorts = new ArrayList<>();
+
+    private EmbeddedRedisSentinel() {
+    }
+
+    /**
+     * Starts a master, one replica and {@code sentinels} sentinels.
+     * @param sentinels how many sentinels
+     * @return the running set-up
+     */
+    public static EmbeddedRedisSentinel start(int sentinels) {
+        EmbeddedRedisSentinel setUp = new EmbeddedRedisSentinel();
+        try {
+            EmbeddedRedis master = EmbeddedRedis.start();
+            setUp.servers.add(master);
+            setUp.servers.add(EmbeddedRedis.startWith("replicaof 127.0.0.1 " + master.port()));
+            for (int i = 0; i < sentinels; i++) {
+                int port = freePort();
+                RedisSentinel sentinel = RedisSentinel.newRedisSentinel()
+                    .bind("127.0.0.1")
+                    .port(port)
+                    .masterName(MASTER)
+                    .masterPort(master.port())
+                    .quorumSize(1)
+                    .downAfterMilliseconds(1000)
+                    .failOverTimeout(3000)
+                    .build();
+                sentinel.start();
+                setUp.sentinels.add(sentinel);
+                setUp.sentinelPorts.add(port);
+            }
+            setUp.await(() -> setUp.onServer(1, commands -> commands.info("replication"))
+                .contains("master_link_status:up"), "the replica to sync");
+            for (int i = 0; i < sentinels; i++) {
+                int sentinel = i;
+                setUp.await(() -> !setUp.onSentinel(sentinel, commands -> commands.replicas(MASTER)).isEmpty(),
+                        "sentinel " + i + " to find the replica");
+            }
+            return setUp;
+        }
+        catch (IOException ex) {
+            setUp.close();
+            throw new UncheckedIOException(ex);
+        }
+        catch (RuntimeException ex) {
+            setUp.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Returns the sentinels, as {@code spring.data.redis.sentinel.nodes} takes them.
+     * @return {@code host:port} of every sentinel
+     */
+    public List<String> sentinelNodes() {
+        return this.sentinelPorts.stream().map(port -> "127.0.0.1:" + port).toList();
+    }
+
+    /**
+     * Returns the data servers: the first started as master, the second as its replica.
+     * @return the servers
+     */
+    public List<EmbeddedRedis> servers() {
+        return this.servers;
+    }
+
+    /**
+     * Runs commands against a data server.
+     * @param server the server's index
+     * @param work the commands
+     * @param <T> the result type
+     * @return the work's result
+     */
+    public <T> T onServer(int server, Function<RedisCommands<String, String>, T> work) {
+        EmbeddedRedis redis = this.servers.get(server);
+        RedisClient client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return work.apply(connection.sync());
+        }
+        finally {
+            client.shutdown();
+        }
+    }
+
+    /**
+     * Runs commands against a sentinel.
+     * @param sentinel the sentinel's index
+     * @param work the commands
+     * @param <T> the result type
+     * @return the work's result
+     */
+    public <T> T onSentinel(int sentinel, Function<RedisSentinelCommands<String, String>, T> work) {
+        RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", this.sentinelPorts.get(sentinel)));
+        try (StatefulRedisSentinelConnection<String, String> connection = client.connectSentinel()) {
+            return work.apply(connection.sync());
+        }
+        finally {
+            client.shutdown();
+        }
+    }
+
+    /**
+     * Waits, polling a few times a second for at most 30 seconds, until {@code condition} holds.
+     * @param condition the condition
+     * @param what what is awaited, for the error
+     */
+    public void await(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+            }
+            catch (RuntimeException ex) {
+                // not ready yet
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+        throw new IllegalStateException("Gave up waiting for " + what);
+    }
+
+    @Override
+    public void close() {
+        for (RedisSentinel sentinel : this.sentinels) {
+            try {
+                sentinel.stop();
+            }
+            catch (IOException ex) {
+                // stopping the others matters more
+            }
+        }
+        this.servers.forEach(EmbeddedRedis::close);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+}
