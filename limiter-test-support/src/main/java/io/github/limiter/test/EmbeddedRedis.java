@@ -2,14 +2,17 @@ package io.github.limiter.test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 
+import redis.embedded.RedisInstance;
 import redis.embedded.RedisServer;
 import redis.embedded.core.RedisServerBuilder;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * A real {@code redis-server} process from the {@code embedded-redis} artifact, on a free loopback
@@ -132,6 +135,31 @@ public final class EmbeddedRedis implements AutoCloseable {
      */
     public boolean isRunning() {
         return this.server.isActive();
+    }
+
+    /**
+     * Kills the server process at once (SIGKILL), as a crash would: no shutdown, no save. The
+     * server can then be started again on the same port with {@link #start(int)}.
+     */
+    public void kill() {
+        // embedded-redis keeps the process to itself; it is the one handle on exactly this server
+        Field field = ReflectionUtils.findField(RedisInstance.class, "process");
+        if (field == null) {
+            throw new IllegalStateException("This embedded-redis version does not expose its process");
+        }
+        ReflectionUtils.makeAccessible(field);
+        Process process = (Process) ReflectionUtils.getField(field, this.server);
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("No running redis-server on port " + this.port + " to kill");
+        }
+        process.destroyForcibly();
+        try {
+            process.waitFor();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
     }
 
     /**
