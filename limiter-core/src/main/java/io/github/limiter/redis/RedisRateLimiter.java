@@ -20,6 +20,7 @@ import io.github.limiter.RateLimiter;
 import io.github.limiter.support.LimitIds;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
@@ -59,6 +60,8 @@ public final class RedisRateLimiter implements RateLimiter {
     // On Redis Cluster, limits whose keys fall in different slots are decided slot by slot.
     private final boolean cluster;
 
+    private final @Nullable LocalRefusals localRefusals;
+
     /**
      * Creates a limiter.
      * @param redis the template the script runs through
@@ -66,9 +69,22 @@ public final class RedisRateLimiter implements RateLimiter {
      * @param listeners told about every decision, in order
      */
     public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners) {
+        this(redis, keyPrefix, listeners, null);
+    }
+
+    /**
+     * Creates a limiter that refuses keys from memory while Redis is known to refuse them.
+     * @param redis the template the script runs through
+     * @param keyPrefix the prefix of every key the limiter writes, such as {@code "limiter:"}
+     * @param listeners told about every decision, in order
+     * @param localRefusals the keys this instance refuses without asking Redis, or {@code null}
+     */
+    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
+            @Nullable LocalRefusals localRefusals) {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
         this.listeners = List.copyOf(listeners);
+        this.localRefusals = localRefusals;
         this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce
                 && lettuce.isClusterAware();
     }
@@ -88,6 +104,17 @@ public final class RedisRateLimiter implements RateLimiter {
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("A call must be under at least one limit");
         }
+        if (this.localRefusals != null) {
+            for (LimitRequest request : requests) {
+                Decision refused = (request.limit().mode() == Limit.Mode.ENFORCE)
+                        ? this.localRefusals.refuse(stateKey(request), request) : null;
+                if (refused != null) {
+                    // decided from memory: only this limit is reported, with no Redis latency
+                    notify(listener -> listener.onDecision(List.of(request), List.of(refused), refused, Duration.ZERO));
+                    return refused;
+                }
+            }
+        }
         long start = System.nanoTime();
         List<Decision> decisions;
         try {
@@ -106,6 +133,11 @@ public final class RedisRateLimiter implements RateLimiter {
         Duration latency = Duration.ofNanos(System.nanoTime() - start);
         if (this.failing.compareAndSet(true, false)) {
             logger.info("Rate limiting reaches Redis again; decisions are exact again");
+        }
+        if (this.localRefusals != null) {
+            for (int i = 0; i < requests.size(); i++) {
+                this.localRefusals.remember(stateKey(requests.get(i)), requests.get(i), decisions.get(i));
+            }
         }
         Decision binding = binding(decisions);
         if (logger.isDebugEnabled()) {
@@ -231,6 +263,7 @@ public final class RedisRateLimiter implements RateLimiter {
         List<String> keys = keys(limitId, key, false);
         boolean banned = Boolean.TRUE.equals(this.redis.delete(keys.get(1)));
         this.redis.delete(List.of(keys.get(0), keys.get(2), keys.get(0) + RedisKeys.SHADOW_BAN));
+        forgetEverywhere(keys.get(0));
         return banned;
     }
 
@@ -238,6 +271,37 @@ public final class RedisRateLimiter implements RateLimiter {
     public void reset(String limitId, String key) {
         List<String> keys = keys(limitId, key, false);
         this.redis.delete(List.of(keys.get(0), keys.get(1), keys.get(2), keys.get(0) + RedisKeys.SHADOW_BAN));
+        forgetEverywhere(keys.get(0));
+    }
+
+    /**
+     * Returns the pub/sub channel on which instances tell each other to forget a locally refused
+     * key; messages are state keys.
+     * @return the channel
+     */
+    public String invalidationChannel() {
+        return this.keyPrefix + "local-refusals";
+    }
+
+    /**
+     * Forgets a locally refused key, when another instance lifted its ban or reset it.
+     * @param stateKey the key's state key, as published on {@link #invalidationChannel()}
+     */
+    public void forgetLocally(String stateKey) {
+        if (this.localRefusals != null) {
+            this.localRefusals.forget(stateKey);
+        }
+    }
+
+    private void forgetEverywhere(String stateKey) {
+        if (this.localRefusals != null) {
+            this.localRefusals.forget(stateKey);
+            this.redis.convertAndSend(invalidationChannel(), stateKey);
+        }
+    }
+
+    private String stateKey(LimitRequest request) {
+        return RedisKeys.state(this.keyPrefix, request.limitId(), request.key());
     }
 
     private List<String> keys(String limitId, String key, boolean shadow) {

@@ -60,6 +60,11 @@ public class LimiterProperties implements Validator {
     private final Redis redis = new Redis();
 
     /**
+     * Refusing keys from memory while Redis is known to refuse them.
+     */
+    private final LocalCache localCache = new LocalCache();
+
+    /**
      * Returns whether rate limiting is enabled.
      * @return {@code true} unless switched off
      */
@@ -142,6 +147,14 @@ public class LimiterProperties implements Validator {
      */
     public Redis getRedis() {
         return this.redis;
+    }
+
+    /**
+     * Returns the local cache settings.
+     * @return the local cache settings
+     */
+    public LocalCache getLocalCache() {
+        return this.localCache;
     }
 
     @Override
@@ -403,6 +416,79 @@ public class LimiterProperties implements Validator {
          */
         public void setRequestQueueSize(int requestQueueSize) {
             this.requestQueueSize = requestQueueSize;
+        }
+
+    }
+
+    /**
+     * Keys banned, or over their limit with a known retry instant, are refused on this instance
+     * from memory until that instant, without a Redis round trip. Unbans and resets clear them on
+     * every instance through a Redis pub/sub message.
+     */
+    public static class LocalCache {
+
+        /**
+         * Whether to refuse known-refused keys from memory.
+         */
+        private boolean enabled = true;
+
+        /**
+         * Most keys remembered at once per instance.
+         */
+        private int maxEntries = 10_000;
+
+        /**
+         * Longest a key is refused from memory before Redis is asked again, in case an unban
+         * message is lost.
+         */
+        private Duration maxTime = Duration.ofMinutes(1);
+
+        /**
+         * Returns whether the local cache is enabled.
+         * @return {@code true} unless switched off
+         */
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        /**
+         * Sets whether the local cache is enabled.
+         * @param enabled {@code false} to ask Redis on every call
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /**
+         * Returns the most keys remembered.
+         * @return the most entries
+         */
+        public int getMaxEntries() {
+            return this.maxEntries;
+        }
+
+        /**
+         * Sets the most keys remembered.
+         * @param maxEntries the most entries
+         */
+        public void setMaxEntries(int maxEntries) {
+            this.maxEntries = maxEntries;
+        }
+
+        /**
+         * Returns the longest a key is refused from memory.
+         * @return the longest time
+         */
+        public Duration getMaxTime() {
+            return this.maxTime;
+        }
+
+        /**
+         * Sets the longest a key is refused from memory.
+         * @param maxTime the longest time
+         */
+        public void setMaxTime(Duration maxTime) {
+            this.maxTime = maxTime;
         }
 
     }

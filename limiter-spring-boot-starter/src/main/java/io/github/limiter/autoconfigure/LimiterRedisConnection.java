@@ -52,6 +52,10 @@ final class LimiterRedisConnection implements DisposableBean {
         return new StringRedisTemplate(this.connectionFactory);
     }
 
+    RedisConnectionFactory connectionFactory() {
+        return this.connectionFactory;
+    }
+
     @Override
     public void destroy() {
         if (this.own) {

@@ -3,6 +3,8 @@ package io.github.limiter.autoconfigure;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.DecisionEvents;
+import io.github.limiter.redis.LocalRefusals;
+import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
 
@@ -11,6 +13,7 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.ApplicationEventPublisher;
@@ -43,10 +46,22 @@ class RedisRateLimiterConfiguration {
     @ConditionalOnMissingBean(RateLimiter.class)
     RedisRateLimiter rateLimiter(LimiterRedisConnection connection, LimiterProperties properties,
             ObjectProvider<RateLimitListener> listeners) {
+        LimiterProperties.LocalCache localCache = properties.getLocalCache();
+        LocalRefusals localRefusals = localCache.isEnabled()
+                ? new LocalRefusals(localCache.getMaxEntries(), localCache.getMaxTime()) : null;
         // A template of its own, so the application's template customisations cannot change how
         // script arguments and replies are serialised.
         return new RedisRateLimiter(connection.template(), properties.getKeyPrefix(),
-                listeners.orderedStream().toList());
+                listeners.orderedStream().toList(), localRefusals);
+    }
+
+    /** Hears unbans and resets from every instance, to forget keys refused from memory. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnBooleanProperty(name = "limiter.local-cache.enabled", matchIfMissing = true)
+    LocalRefusalsSubscription limiterLocalRefusalsSubscription(LimiterRedisConnection connection,
+            ObjectProvider<RateLimiter> rateLimiter) {
+        return (rateLimiter.getIfUnique() instanceof RedisRateLimiter redis)
+                ? new LocalRefusalsSubscription(connection.connectionFactory(), redis) : LocalRefusalsSubscription.none();
     }
 
     /**

@@ -11,6 +11,7 @@ import io.github.limiter.LimitRequest;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.WithRedis;
@@ -123,6 +124,24 @@ class LimiterAutoConfigurationTests {
             assertThat(context.getStartupFailure()).rootCause()
                 .hasMessageContaining("limiter.key-prefix 'app{1}:' must not contain '{' or '}'");
         });
+    }
+
+    @Test
+    void refusesKnownRefusedKeysFromMemoryUnlessSwitchedOff() {
+        Limit banning = Limit.of(1, Duration.ofMinutes(1)).withBanFor(Duration.ofMinutes(5));
+        try (EmbeddedRedis own = EmbeddedRedis.start()) {
+            this.runner.withPropertyValues("spring.data.redis.port=" + own.port()).run(context -> {
+                assertThat(context).hasSingleBean(LocalRefusalsSubscription.class);
+                RateLimiter limiter = context.getBean(RateLimiter.class);
+                limiter.tryAcquire("cached", "k", banning);
+                limiter.tryAcquire("cached", "k", banning);
+                own.kill();
+                assertThat(limiter.tryAcquire("cached", "k", banning).banned())
+                    .as("refused from memory while Redis is gone").isTrue();
+            });
+        }
+        this.runner.withPropertyValues("limiter.local-cache.enabled=false")
+            .run(context -> assertThat(context).doesNotHaveBean(LocalRefusalsSubscription.class));
     }
 
     @Test

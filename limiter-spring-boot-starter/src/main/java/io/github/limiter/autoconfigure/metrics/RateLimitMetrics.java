@@ -47,7 +47,10 @@ class RateLimitMetrics implements RateLimitListener {
     @Override
     public void onDecision(List<LimitRequest> requests, List<Decision> decisions, Decision binding,
             Duration latency) {
-        this.latency.record(latency);
+        // a key refused from memory made no round trip: nothing to time
+        if (!latency.isZero()) {
+            this.latency.record(latency);
+        }
         for (Decision decision : decisions) {
             String mode = decision.shadow() ? "shadow" : "enforce";
             counter("limiter.decisions", decision.limitId(), decision.outcome().name().toLowerCase(Locale.ROOT), mode)

@@ -1,0 +1,98 @@
+package io.github.limiter.redis;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Decision.Outcome;
+import io.github.limiter.LimitRequest;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Remembers, on this application instance, keys that Redis refused until a known instant: banned,
+ * or over their limit with a known retry-after. Until then, their calls are refused from memory,
+ * without a round trip: an attack on a few keys costs this instance almost nothing and Redis no
+ * commands at all.
+ *
+ * <p>It never changes a decision: Redis would refuse the same call until that instant, since a
+ * refused call is not counted and counts only fall with time. (A smaller call may fit sooner, so a
+ * call that takes fewer permits than the refused one still asks Redis.) Only admin operations can
+ * end a refusal early; {@link RedisRateLimiter#unban} and {@link RedisRateLimiter#reset} clear the
+ * entry here and, by a Redis pub/sub message, on every other instance. Entries live at most
+ * {@code longest}, in case a message is lost, and there are at most {@code maxEntries} of them.
+ *
+ * <p>Internal API; it may change in any release.
+ */
+public final class LocalRefusals {
+
+    private final Map<String, Refusal> refusals = new ConcurrentHashMap<>();
+
+    private final int maxEntries;
+
+    private final long longestNanos;
+
+    /**
+     * Creates the memory.
+     * @param maxEntries the most keys remembered at once
+     * @param longest the longest a key is refused from memory before Redis is asked again
+     */
+    public LocalRefusals(int maxEntries, Duration longest) {
+        this.maxEntries = maxEntries;
+        this.longestNanos = longest.toNanos();
+    }
+
+    /** Returns the remembered refusal of this call, or {@code null} to ask Redis. */
+    @Nullable Decision refuse(String stateKey, LimitRequest request) {
+        Refusal refusal = this.refusals.get(stateKey);
+        if (refusal == null) {
+            return null;
+        }
+        long left = refusal.untilNanos - System.nanoTime();
+        if (left <= 0) {
+            this.refusals.remove(stateKey, refusal);
+            return null;
+        }
+        if (request.cost() < refusal.cost) {
+            return null;
+        }
+        Decision seen = refusal.decision;
+        Duration retryAfter = Duration.ofNanos(left);
+        return new Decision(seen.limitId(), request.key(), seen.outcome(), seen.limit(), seen.count(), seen.remaining(),
+                retryAfter, seen.outcome() == Outcome.BANNED ? seen.resetAfter() : retryAfter, false, false, false);
+    }
+
+    /** Remembers a refusal Redis made on this limit's own account. */
+    void remember(String stateKey, LimitRequest request, Decision decision) {
+        boolean refusedByThisLimit = (decision.outcome() == Outcome.BANNED || decision.outcome() == Outcome.REJECTED)
+                && !decision.shadow() && !decision.retryAfter().isZero();
+        if (!refusedByThisLimit) {
+            return;
+        }
+        long nanos = Math.min(decision.retryAfter().toNanos(), this.longestNanos);
+        if (this.refusals.size() >= this.maxEntries) {
+            long now = System.nanoTime();
+            this.refusals.values().removeIf(refusal -> refusal.untilNanos <= now);
+            if (this.refusals.size() >= this.maxEntries) {
+                return;
+            }
+        }
+        this.refusals.put(stateKey, new Refusal(System.nanoTime() + nanos, request.cost(),
+                new Decision(decision.limitId(), decision.key(), decision.outcome(), decision.limit(), decision.count(),
+                        decision.remaining(), decision.retryAfter(), decision.resetAfter(), false, false, false)));
+    }
+
+    /** Forgets a key, after an unban or a reset here or on another instance. */
+    void forget(String stateKey) {
+        this.refusals.remove(stateKey);
+    }
+
+    /** How many keys are remembered; for tests and diagnostics. */
+    int size() {
+        return this.refusals.size();
+    }
+
+    private record Refusal(long untilNanos, long cost, Decision decision) {
+    }
+
+}

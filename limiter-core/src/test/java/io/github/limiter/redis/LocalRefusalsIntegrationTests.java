@@ -1,0 +1,143 @@
+package io.github.limiter.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Decision.Outcome;
+import io.github.limiter.Limit;
+import io.github.limiter.LimitRequest;
+import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.test.RedisServerExtension;
+import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@WithRedis
+class LocalRefusalsIntegrationTests {
+
+    private static final StringRedisTemplate redis = RedisServerExtension.template();
+
+    private final String prefix = "local-" + UUID.randomUUID() + ":";
+
+    private final Limit banning = Limit.of(2, Duration.ofMinutes(1)).withBanFor(Duration.ofMinutes(10));
+
+    @Test
+    void aBannedKeyIsRefusedWithoutAnyRedisCommand() {
+        RedisRateLimiter limiter = limiter(new LocalRefusals(100, Duration.ofHours(1)));
+        for (int call = 0; call < 3; call++) {
+            limiter.tryAcquire("hot", "bot", this.banning);
+        }
+        long before = scriptCalls();
+        for (int call = 0; call < 1000; call++) {
+            Decision decision = limiter.tryAcquire("hot", "bot", this.banning);
+            assertThat(decision.outcome()).isEqualTo(Outcome.BANNED);
+            assertThat(decision.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(10));
+        }
+        assertThat(scriptCalls() - before).as("scripts run for 1000 refused calls").isZero();
+        assertThat(limiter.tryAcquire("hot", "someone-else", this.banning).allowed()).isTrue();
+    }
+
+    @Test
+    void anOverLimitKeyIsRefusedFromMemoryUntilItsRetryInstant() {
+        RedisRateLimiter limiter = limiter(new LocalRefusals(100, Duration.ofHours(1)));
+        Limit tiny = Limit.of(1, Duration.ofMillis(80));
+        limiter.tryAcquire("tiny", "k", tiny);
+        Decision rejected = limiter.tryAcquire("tiny", "k", tiny);
+        assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
+        long before = scriptCalls();
+        assertThat(limiter.tryAcquire("tiny", "k", tiny).allowed()).isFalse();
+        assertThat(scriptCalls()).isEqualTo(before);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        Decision later;
+        do {
+            later = limiter.tryAcquire("tiny", "k", tiny);
+        }
+        while (!later.allowed() && System.nanoTime() < deadline);
+        assertThat(later.allowed()).as("allowed again once the window ends").isTrue();
+    }
+
+    @Test
+    void aCallTakingFewerPermitsStillAsksRedis() {
+        RedisRateLimiter limiter = limiter(new LocalRefusals(100, Duration.ofHours(1)));
+        Limit limit = Limit.of(5, Duration.ofMinutes(1));
+        limiter.tryAcquire(List.of(new LimitRequest("weighted", "k", limit, 3)));
+        assertThat(limiter.tryAcquire(List.of(new LimitRequest("weighted", "k", limit, 3))).allowed()).isFalse();
+        assertThat(limiter.tryAcquire(List.of(new LimitRequest("weighted", "k", limit, 2))).allowed()).isTrue();
+    }
+
+    @Test
+    void remembersAtMostMaxEntriesAndAtMostTheLongestTime() {
+        LocalRefusals local = new LocalRefusals(5, Duration.ofMillis(50));
+        RedisRateLimiter limiter = limiter(local);
+        for (int key = 0; key < 10; key++) {
+            for (int call = 0; call < 3; call++) {
+                limiter.tryAcquire("bounded", "k" + key, this.banning);
+            }
+        }
+        assertThat(local.size()).isLessThanOrEqualTo(5);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        long before = scriptCalls();
+        while (scriptCalls() == before && System.nanoTime() < deadline) {
+            limiter.tryAcquire("bounded", "k0", this.banning);
+        }
+        assertThat(scriptCalls()).as("asks Redis again after the longest time").isGreaterThan(before);
+        assertThat(limiter.tryAcquire("bounded", "k0", this.banning).banned()).as("and is still banned").isTrue();
+    }
+
+    @Test
+    void anUnbanOnOneInstanceClearsTheRefusalOnEveryInstance(EmbeddedRedis server) {
+        LettuceConnectionFactory otherConnection = server.newConnectionFactory();
+        LocalRefusals otherMemory = new LocalRefusals(100, Duration.ofHours(1));
+        RedisRateLimiter admin = limiter(new LocalRefusals(100, Duration.ofHours(1)));
+        RedisRateLimiter other = new RedisRateLimiter(new StringRedisTemplate(otherConnection), this.prefix, List.of(),
+                otherMemory);
+        try (LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(otherConnection, other)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!subscription.isListening() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            for (int call = 0; call < 3; call++) {
+                other.tryAcquire("shared", "mallory", this.banning);
+            }
+            assertThat(otherMemory.size()).isEqualTo(1);
+            assertThat(admin.unban("shared", "mallory")).isTrue();
+            while (otherMemory.size() > 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(otherMemory.size()).as("forgotten on the other instance").isZero();
+            assertThat(other.tryAcquire("shared", "mallory", this.banning).allowed()).isTrue();
+        }
+        finally {
+            otherConnection.destroy();
+        }
+    }
+
+    private RedisRateLimiter limiter(LocalRefusals local) {
+        return new RedisRateLimiter(redis, this.prefix, List.of(), local);
+    }
+
+    /** How many scripts Redis has run, from its own command statistics. */
+    private static long scriptCalls() {
+        return redis.execute((RedisCallback<Long>) connection -> {
+            Properties stats = connection.serverCommands().info("commandstats");
+            long calls = 0;
+            for (String command : List.of("cmdstat_evalsha", "cmdstat_eval")) {
+                String value = stats.getProperty(command);
+                if (value != null) {
+                    calls += Long.parseLong(value.replaceAll("^calls=(\\d+),.*$", "$1"));
+                }
+            }
+            return calls;
+        });
+    }
+
+}
