@@ -24,7 +24,9 @@ public class RateLimitExceededException extends RuntimeException {
      * @param decision the rejecting decision, which names the limit and the key
      */
     public RateLimitExceededException(Decision decision) {
-        super(message(decision));
+        // No stack trace: a rejection is an expected outcome, thrown in bulk under attack, where
+        // filling in stack traces would cost more CPU than the decision itself.
+        super(message(decision), null, false, false);
         this.limitId = decision.limitId();
         this.key = decision.key();
         this.decision = decision;

@@ -232,6 +232,15 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /**
+     * Returns the text of the decision script, as assembled from the {@code .lua} files; for
+     * benchmarks and tools that run it directly.
+     * @return the script
+     */
+    public static String decisionScript() {
+        return DECIDE.getScriptAsString();
+    }
+
+    /**
      * Checks that Redis can run the limiter: reachable, version 5.0 or later, and able to load the
      * decision script.
      * @return the Redis server's version

@@ -1,0 +1,245 @@
+package io.github.limiter.benchmarks;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.LimitRequest;
+import io.github.limiter.LimitState;
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimiter;
+import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.test.EmbeddedRedis;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * One decision per operation, through each way of deciding, on the same Redis. Workloads: mostly
+ * allowed (10,000 keys, high limits) and mostly rejected (4 hot keys far over a limit of one an
+ * hour).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class DecisionBenchmarks {
+
+    private static final int KEYS = 10_000;
+
+    private static final int HOT_KEYS = 4;
+
+    /** {@code allowed} or {@code rejected}. */
+    @Param({ "allowed", "rejected" })
+    public String workload;
+
+    private ConfigurableApplicationContext withLocalCache;
+
+    private ConfigurableApplicationContext withoutLocalCache;
+
+    private ConfigurableApplicationContext inMemory;
+
+    private Limited limited;
+
+    private Limited limitedWithoutLocalCache;
+
+    private Limited limitedInMemory;
+
+    private RedisClient client;
+
+    private StatefulRedisConnection<String, String> connection;
+
+    private String sha;
+
+    private StringRedisTemplate template;
+
+    private String prefix;
+
+    private String[] keys;
+
+    private String max;
+
+    @Setup(Level.Trial)
+    public void start() {
+        EmbeddedRedis redis = Redis.server();
+        this.prefix = "bench-" + UUID.randomUUID() + ":";
+        boolean allowed = "allowed".equals(this.workload);
+        this.keys = new String[allowed ? KEYS : HOT_KEYS];
+        for (int i = 0; i < this.keys.length; i++) {
+            this.keys[i] = "user-" + i;
+        }
+        this.max = allowed ? "100000000" : "1";
+        this.withLocalCache = app(BenchmarkApp.class, redis, this.prefix + "cached:", "true");
+        this.withoutLocalCache = app(BenchmarkApp.class, redis, this.prefix + "uncached:", "false");
+        this.inMemory = app(InMemoryApp.class, redis, this.prefix + "memory:", "false");
+        this.limited = this.withLocalCache.getBean(Limited.class);
+        this.limitedWithoutLocalCache = this.withoutLocalCache.getBean(Limited.class);
+        this.limitedInMemory = this.inMemory.getBean(Limited.class);
+        this.template = this.withLocalCache.getBean(StringRedisTemplate.class);
+        this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
+        this.connection = this.client.connect();
+        this.sha = this.connection.sync().scriptLoad(RedisRateLimiter.decisionScript());
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+        this.connection.close();
+        this.client.shutdown();
+        this.inMemory.close();
+        this.withoutLocalCache.close();
+        this.withLocalCache.close();
+    }
+
+    /** Row 1, the floor: our fixed-window script by EVALSHA over a plain Lettuce connection. */
+    @Benchmark
+    public Object rawLettuceEvalsha() {
+        String state = this.prefix + "raw:{raw:" + key() + "}";
+        RedisCommands<String, String> commands = this.connection.sync();
+        return commands.evalsha(this.sha, ScriptOutputType.MULTI, new String[] { state, state + ":ban", state + ":alert" },
+                "acquire", "1", "1", this.max, "3600000", "1", "0", "0", "0");
+    }
+
+    /** The starter through an annotated bean: proxy, SpEL key, template, script. */
+    @Benchmark
+    public boolean annotatedFixedWindow() {
+        return call(allowed() ? this.limited::fixedAllowed : this.limited::fixedRejected);
+    }
+
+    @Benchmark
+    public boolean annotatedSlidingLog() {
+        return call(allowed() ? this.limited::logAllowed : this.limited::logRejected);
+    }
+
+    @Benchmark
+    public boolean annotatedSlidingWindow() {
+        return call(allowed() ? this.limited::windowAllowed : this.limited::windowRejected);
+    }
+
+    @Benchmark
+    public boolean annotatedTokenBucket() {
+        return call(allowed() ? this.limited::bucketAllowed : this.limited::bucketRejected);
+    }
+
+    /** The same, with every call asking Redis: no refusals from memory. */
+    @Benchmark
+    public boolean annotatedFixedWindowNoLocalCache() {
+        return call(allowed() ? this.limitedWithoutLocalCache::fixedAllowed
+                : this.limitedWithoutLocalCache::fixedRejected);
+    }
+
+    /** The naive way: INCR, then EXPIRE, two round trips, not atomic. */
+    @Benchmark
+    public boolean naiveIncrThenExpire() {
+        String key = this.prefix + "naive:" + key();
+        Long count = this.template.opsForValue().increment(key);
+        this.template.expire(key, Duration.ofHours(1));
+        return count != null && count <= Long.parseLong(this.max);
+    }
+
+    /** The annotated path with a limiter that decides in memory: the CPU cost outside Redis. */
+    @Benchmark
+    public boolean annotatedPathWithoutRedis() {
+        return call(this.limitedInMemory::fixedAllowed);
+    }
+
+    private boolean call(Consumer<String> method) {
+        try {
+            method.accept(key());
+            return true;
+        }
+        catch (RateLimitExceededException ex) {
+            return false;
+        }
+    }
+
+    private boolean allowed() {
+        return this.keys.length == KEYS;
+    }
+
+    private String key() {
+        return this.keys[ThreadLocalRandom.current().nextInt(this.keys.length)];
+    }
+
+    private static ConfigurableApplicationContext app(Class<?> type, EmbeddedRedis redis, String prefix,
+            String localCache) {
+        SpringApplication application = new SpringApplication(type);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        return application.run("--spring.main.banner-mode=off", "--spring.data.redis.host=" + redis.host(),
+                "--spring.data.redis.port=" + redis.port(), "--limiter.key-prefix=" + prefix,
+                "--limiter.local-cache.enabled=" + localCache, "--logging.level.root=WARN");
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    @Import(Limited.class)
+    static class BenchmarkApp {
+
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    @Import(Limited.class)
+    static class InMemoryApp {
+
+        /** Allows everything, at once: what is left is the aspect, the SpEL key and the decision objects. */
+        @Bean
+        RateLimiter inMemoryRateLimiter() {
+            return new RateLimiter() {
+
+                @Override
+                public Decision tryAcquire(List<LimitRequest> requests) {
+                    LimitRequest request = requests.get(0);
+                    return Decision.allow(request.limitId(), request.key(), request.limit().max(), 1,
+                            request.limit().window());
+                }
+
+                @Override
+                public LimitState state(String limitId, String key, Limit limit) {
+                    return new LimitState(0, Duration.ZERO, Duration.ZERO);
+                }
+
+                @Override
+                public Duration banTimeLeft(String limitId, String key) {
+                    return Duration.ZERO;
+                }
+
+                @Override
+                public boolean unban(String limitId, String key) {
+                    return false;
+                }
+
+                @Override
+                public void reset(String limitId, String key) {
+                }
+
+            };
+        }
+
+    }
+
+}

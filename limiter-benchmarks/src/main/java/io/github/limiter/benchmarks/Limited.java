@@ -1,0 +1,49 @@
+package io.github.limiter.benchmarks;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.annotation.RateLimit;
+
+import org.springframework.stereotype.Service;
+
+/**
+ * The annotated methods the benchmarks call through the starter's proxy: high limits for the
+ * mostly-allowed workload, one call an hour for the mostly-rejected one.
+ */
+@Service
+public class Limited {
+
+    @RateLimit(name = "fixed-allowed", key = "#key", window = "1h", max = 100_000_000)
+    public void fixedAllowed(String key) {
+    }
+
+    @RateLimit(name = "log-allowed", key = "#key", window = "1h", max = 100_000_000, algorithm = Algorithm.SLIDING_LOG)
+    public void logAllowed(String key) {
+    }
+
+    @RateLimit(name = "window-allowed", key = "#key", window = "1h", max = 100_000_000,
+            algorithm = Algorithm.SLIDING_WINDOW)
+    public void windowAllowed(String key) {
+    }
+
+    @RateLimit(name = "bucket-allowed", key = "#key", window = "1h", max = 100_000_000,
+            algorithm = Algorithm.TOKEN_BUCKET)
+    public void bucketAllowed(String key) {
+    }
+
+    @RateLimit(name = "fixed-rejected", key = "#key", window = "1h", max = 1)
+    public void fixedRejected(String key) {
+    }
+
+    @RateLimit(name = "log-rejected", key = "#key", window = "1h", max = 1, algorithm = Algorithm.SLIDING_LOG)
+    public void logRejected(String key) {
+    }
+
+    @RateLimit(name = "window-rejected", key = "#key", window = "1h", max = 1, algorithm = Algorithm.SLIDING_WINDOW)
+    public void windowRejected(String key) {
+    }
+
+    @RateLimit(name = "bucket-rejected", key = "#key", window = "1h", max = 1, algorithm = Algorithm.TOKEN_BUCKET)
+    public void bucketRejected(String key) {
+    }
+
+}
