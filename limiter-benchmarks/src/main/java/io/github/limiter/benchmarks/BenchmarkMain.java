@@ -25,7 +25,8 @@ import org.openjdk.jmh.util.Statistics;
 /**
  * Runs every benchmark at 1 and 64 threads, in this JVM, against one Redis it starts, then prints
  * decisions per second, p50 and p99 per row with each row's ratio to the raw Lettuce floor, and the
- * allocation per call of the annotated path. Writes the table to {@code docs/benchmarks.md}.
+ * allocation per call of the annotated path. Writes the table to {@code docs/benchmarks.md} and a
+ * chart to {@code docs/images/performance.svg}.
  *
  * <pre>
  * ./mvnw -q -pl limiter-benchmarks -am compile exec:java
@@ -56,7 +57,24 @@ public final class BenchmarkMain {
             Files.writeString(docs.resolve("benchmarks.md"), "# Benchmark results\n\nWritten by `./mvnw -q -pl "
                     + "limiter-benchmarks -am compile exec:java`; see [performance.md](performance.md).\n\n" + table,
                     StandardCharsets.UTF_8);
+            Files.createDirectories(docs.resolve("images"));
+            Files.writeString(docs.resolve("images/performance.svg"), chart(rows), StandardCharsets.UTF_8);
         }
+    }
+
+    private static String chart(List<Row> rows) {
+        List<String> titles = List.of("mostly allowed, 64 threads", "mostly rejected, 64 threads");
+        List<List<BarChart.Bar>> panels = new ArrayList<>();
+        for (String workload : List.of("allowed", "rejected")) {
+            panels.add(rows.stream()
+                .filter(row -> row.threads() == 64 && row.workload().equals(workload))
+                .filter(row -> !row.name().equals("annotatedPathWithoutRedis"))
+                .sorted((a, b) -> Double.compare(b.perSecond(), a.perSecond()))
+                .map(row -> new BarChart.Bar(row.name(), row.perSecond(), row.name().equals(FLOOR)))
+                .toList());
+        }
+        return BarChart.draw("Decisions per second on one Redis (2 cores); grey: raw Lettuce EVALSHA, the floor", titles,
+                panels);
     }
 
     private static ChainedOptionsBuilder options() {

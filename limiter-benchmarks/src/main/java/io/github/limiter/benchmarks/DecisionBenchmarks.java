@@ -6,6 +6,7 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
@@ -15,11 +16,18 @@ import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
+import io.github.bucket4j.redis.lettuce.cas.LettuceBasedProxyManager;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -30,6 +38,11 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.redisson.Redisson;
+import org.redisson.api.RRateLimiter;
+import org.redisson.api.RateType;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -84,6 +97,16 @@ public class DecisionBenchmarks {
 
     private String max;
 
+    private StatefulRedisConnection<String, byte[]> bucket4jConnection;
+
+    private LettuceBasedProxyManager<String> bucket4j;
+
+    private Supplier<BucketConfiguration> bucket4jConfiguration;
+
+    private RedissonClient redisson;
+
+    private RRateLimiter[] redissonLimiters;
+
     @Setup(Level.Trial)
     public void start() {
         EmbeddedRedis redis = Redis.server();
@@ -104,10 +127,31 @@ public class DecisionBenchmarks {
         this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
         this.connection = this.client.connect();
         this.sha = this.connection.sync().scriptLoad(RedisRateLimiter.decisionScript());
+
+        long limit = Long.parseLong(this.max);
+        this.bucket4jConnection = this.client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
+        this.bucket4j = Bucket4jLettuce.casBasedBuilder(this.bucket4jConnection)
+            .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofHours(1)))
+            .build();
+        BucketConfiguration configuration = BucketConfiguration.builder()
+            .addLimit(bandwidth -> bandwidth.capacity(limit).refillGreedy(limit, Duration.ofHours(1)))
+            .build();
+        this.bucket4jConfiguration = () -> configuration;
+
+        Config config = new Config();
+        config.useSingleServer().setAddress("redis://" + redis.host() + ":" + redis.port()).setConnectionPoolSize(64);
+        this.redisson = Redisson.create(config);
+        this.redissonLimiters = new RRateLimiter[this.keys.length];
+        for (int i = 0; i < this.keys.length; i++) {
+            this.redissonLimiters[i] = this.redisson.getRateLimiter(this.prefix + "redisson:" + this.keys[i]);
+            this.redissonLimiters[i].trySetRate(RateType.OVERALL, limit, Duration.ofHours(1));
+        }
     }
 
     @TearDown(Level.Trial)
     public void stop() {
+        this.redisson.shutdown();
+        this.bucket4jConnection.close();
         this.connection.close();
         this.client.shutdown();
         this.inMemory.close();
@@ -150,6 +194,18 @@ public class DecisionBenchmarks {
     public boolean annotatedFixedWindowNoLocalCache() {
         return call(allowed() ? this.limitedWithoutLocalCache::fixedAllowed
                 : this.limitedWithoutLocalCache::fixedRejected);
+    }
+
+    /** Bucket4j's Lettuce proxy manager (compare-and-swap), a bucket of max refilled per hour. */
+    @Benchmark
+    public boolean bucket4jLettuce() {
+        return this.bucket4j.getProxy(this.prefix + "bucket4j:" + key(), this.bucket4jConfiguration).tryConsume(1);
+    }
+
+    /** Redisson's RRateLimiter, max per hour. */
+    @Benchmark
+    public boolean redissonRateLimiter() {
+        return this.redissonLimiters[ThreadLocalRandom.current().nextInt(this.redissonLimiters.length)].tryAcquire();
     }
 
     /** The naive way: INCR, then EXPIRE, two round trips, not atomic. */
