@@ -21,13 +21,10 @@ import io.github.limiter.RateLimitListener;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.EmbeddedRedis;
-import io.lettuce.core.KeyScanCursor;
+import io.github.limiter.test.KeyScan;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;
@@ -130,16 +127,7 @@ class RedisChaosIntegrationTests {
     private static List<String> keysWithoutTtl(EmbeddedRedis redis, String prefix) {
         RedisClient client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            RedisCommands<String, String> commands = connection.sync();
-            List<String> immortal = new ArrayList<>();
-            ScanCursor cursor = ScanCursor.INITIAL;
-            do {
-                KeyScanCursor<String> page = commands.scan(cursor, ScanArgs.Builder.matches(prefix + "*").limit(500));
-                page.getKeys().stream().filter(key -> commands.pttl(key) == -1).forEach(immortal::add);
-                cursor = page;
-            }
-            while (!cursor.isFinished());
-            return immortal;
+            return KeyScan.withoutTtl(connection.sync(), prefix);
         }
         finally {
             client.shutdown();

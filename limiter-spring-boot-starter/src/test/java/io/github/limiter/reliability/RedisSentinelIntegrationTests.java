@@ -17,9 +17,7 @@ import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.EmbeddedRedisSentinel;
-import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
+import io.github.limiter.test.KeyScan;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;
@@ -125,21 +123,7 @@ class RedisSentinelIntegrationTests {
     }
 
     private static List<String> keysWithoutTtl(EmbeddedRedisSentinel redis, String prefix) {
-        return redis.onServer(1, commands -> {
-            List<String> immortal = new ArrayList<>();
-            ScanCursor cursor = ScanCursor.INITIAL;
-            do {
-                KeyScanCursor<String> page = commands.scan(cursor, ScanArgs.Builder.matches(prefix + "*").limit(500));
-                for (String key : page.getKeys()) {
-                    if (commands.pttl(key) == -1) {
-                        immortal.add(key);
-                    }
-                }
-                cursor = page;
-            }
-            while (!cursor.isFinished());
-            return immortal;
-        });
+        return redis.onServer(1, commands -> KeyScan.withoutTtl(commands, prefix));
     }
 
     @SpringBootApplication
