@@ -39,6 +39,10 @@ final class RedisKeys {
 
     /** The key as it appears in Redis keys: escaped, or hashed when long. */
     static String safe(String key) {
+        if (key.length() <= LONGEST && !needsEscaping(key)) {
+            // the common case, on every call: no copy
+            return key;
+        }
         StringBuilder escaped = new StringBuilder(key.length() + 8);
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
@@ -53,6 +57,16 @@ final class RedisKeys {
         return (escaped.length() <= LONGEST) ? escaped.toString() : '#' + sha256(key);
     }
 
+    private static boolean needsEscaping(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c == '%' || c == '{' || c == '}' || c == '#') {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String sha256(String key) {
         try {
             return HexFormat.of()
@@ -65,7 +79,11 @@ final class RedisKeys {
 
     /** Returns the state, ban and alert keys, in the order the script takes them. */
     static List<String> of(String prefix, String limitId, String key, boolean shadow) {
-        String state = state(prefix, limitId, key);
+        return of(state(prefix, limitId, key), shadow);
+    }
+
+    /** Returns the state, ban and alert keys for a state key already built. */
+    static List<String> of(String state, boolean shadow) {
         return List.of(state, state + (shadow ? SHADOW_BAN : BAN), state + ALERT);
     }
 

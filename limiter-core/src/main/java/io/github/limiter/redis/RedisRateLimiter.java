@@ -104,10 +104,16 @@ public final class RedisRateLimiter implements RateLimiter {
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("A call must be under at least one limit");
         }
+        // each limit's state key is built once per call: for memory, for the script, and to remember
+        String[] stateKeys = new String[requests.size()];
+        for (int i = 0; i < stateKeys.length; i++) {
+            stateKeys[i] = stateKey(requests.get(i));
+        }
         if (this.localRefusals != null) {
-            for (LimitRequest request : requests) {
+            for (int i = 0; i < stateKeys.length; i++) {
+                LimitRequest request = requests.get(i);
                 Decision refused = (request.limit().mode() == Limit.Mode.ENFORCE)
-                        ? this.localRefusals.refuse(stateKey(request), request) : null;
+                        ? this.localRefusals.refuse(stateKeys[i], request) : null;
                 if (refused != null) {
                     // decided from memory: only this limit is reported, with no Redis latency
                     notify(listener -> listener.onDecision(List.of(request), List.of(refused), refused, Duration.ZERO));
@@ -118,8 +124,9 @@ public final class RedisRateLimiter implements RateLimiter {
         long start = System.nanoTime();
         List<Decision> decisions;
         try {
-            List<List<Integer>> groups = this.cluster ? slotGroups(requests) : List.of();
-            decisions = (groups.size() > 1) ? acrossSlots(requests, groups) : run(ACQUIRE, requests);
+            List<List<Integer>> groups = this.cluster ? slotGroups(stateKeys) : List.of();
+            decisions = (groups.size() > 1) ? acrossSlots(requests, stateKeys, groups)
+                    : run(ACQUIRE, requests, stateKeys);
         }
         catch (RuntimeException ex) {
             Duration latency = Duration.ofNanos(System.nanoTime() - start);
@@ -136,7 +143,7 @@ public final class RedisRateLimiter implements RateLimiter {
         }
         if (this.localRefusals != null) {
             for (int i = 0; i < requests.size(); i++) {
-                this.localRefusals.remember(stateKey(requests.get(i)), requests.get(i), decisions.get(i));
+                this.localRefusals.remember(stateKeys[i], requests.get(i), decisions.get(i));
             }
         }
         Decision binding = binding(decisions);
@@ -148,13 +155,14 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /** Runs the decision script once for limits whose keys share a slot (or on one server). */
-    private List<Decision> run(String mode, List<LimitRequest> requests) {
+    private List<Decision> run(String mode, List<LimitRequest> requests, String[] stateKeys) {
         List<String> keys = new ArrayList<>(requests.size() * 3);
         List<String> args = new ArrayList<>(2 + requests.size() * 7);
         args.add(mode);
         args.add(Integer.toString(requests.size()));
-        for (LimitRequest request : requests) {
-            keys.addAll(keys(request.limitId(), request.key(), request.limit().mode() == Limit.Mode.SHADOW));
+        for (int i = 0; i < requests.size(); i++) {
+            LimitRequest request = requests.get(i);
+            keys.addAll(RedisKeys.of(stateKeys[i], request.limit().mode() == Limit.Mode.SHADOW));
             addLimitArgs(args, request.limit(), request.cost());
         }
         List<Long> reply = execute(keys, args, requests.size() * REPLY_PER_LIMIT);
@@ -173,12 +181,12 @@ public final class RedisRateLimiter implements RateLimiter {
      * the check and the count another call may take the last permits; then the slots counted
      * before it keep this call's count.
      */
-    private List<Decision> acrossSlots(List<LimitRequest> requests, List<List<Integer>> groups) {
+    private List<Decision> acrossSlots(List<LimitRequest> requests, String[] stateKeys, List<List<Integer>> groups) {
         Decision[] decisions = new Decision[requests.size()];
         boolean allow = true;
         List<List<Integer>> refusing = new ArrayList<>();
         for (List<Integer> group : groups) {
-            List<Decision> checked = run(CHECK, select(requests, group));
+            List<Decision> checked = run(CHECK, select(requests, group), select(stateKeys, group));
             boolean refuses = false;
             for (int i = 0; i < group.size(); i++) {
                 decisions[group.get(i)] = checked.get(i);
@@ -190,7 +198,7 @@ public final class RedisRateLimiter implements RateLimiter {
             }
         }
         for (List<Integer> group : allow ? groups : refusing) {
-            List<Decision> decided = run(ACQUIRE, select(requests, group));
+            List<Decision> decided = run(ACQUIRE, select(requests, group), select(stateKeys, group));
             boolean refused = false;
             for (int i = 0; i < group.size(); i++) {
                 decisions[group.get(i)] = decided.get(i);
@@ -210,19 +218,20 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /** Indexes of the requests, grouped by the Cluster slot of their keys, in order of first use. */
-    private List<List<Integer>> slotGroups(List<LimitRequest> requests) {
+    private static List<List<Integer>> slotGroups(String[] stateKeys) {
         Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
-        for (int i = 0; i < requests.size(); i++) {
-            LimitRequest request = requests.get(i);
-            int slot = ClusterSlotHashUtil.calculateSlot(RedisKeys.state(this.keyPrefix, request.limitId(),
-                    request.key()));
-            bySlot.computeIfAbsent(slot, key -> new ArrayList<>()).add(i);
+        for (int i = 0; i < stateKeys.length; i++) {
+            bySlot.computeIfAbsent(ClusterSlotHashUtil.calculateSlot(stateKeys[i]), key -> new ArrayList<>()).add(i);
         }
         return new ArrayList<>(bySlot.values());
     }
 
     private static List<LimitRequest> select(List<LimitRequest> requests, List<Integer> indexes) {
         return indexes.stream().map(requests::get).toList();
+    }
+
+    private static String[] select(String[] stateKeys, List<Integer> indexes) {
+        return indexes.stream().map(i -> stateKeys[i]).toArray(String[]::new);
     }
 
     /** A limit that would have allowed a call some other limit refused: nothing was counted. */
@@ -310,17 +319,22 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     private String stateKey(LimitRequest request) {
+        checkLimitId(request.limitId());
         return RedisKeys.state(this.keyPrefix, request.limitId(), request.key());
     }
 
     private List<String> keys(String limitId, String key, boolean shadow) {
-        Objects.requireNonNull(limitId, "limitId must not be null");
         Objects.requireNonNull(key, "key must not be null");
+        checkLimitId(limitId);
+        return RedisKeys.of(this.keyPrefix, limitId, key, shadow);
+    }
+
+    private static void checkLimitId(String limitId) {
+        Objects.requireNonNull(limitId, "limitId must not be null");
         String problem = LimitIds.problemWith(limitId);
         if (problem != null) {
             throw new IllegalArgumentException("limitId '" + limitId + "' " + problem);
         }
-        return RedisKeys.of(this.keyPrefix, limitId, key, shadow);
     }
 
     private static void addLimitArgs(List<String> args, Limit limit, long cost) {

@@ -1,7 +1,5 @@
 package io.github.limiter.support;
 
-import java.util.regex.Pattern;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,8 +10,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Internal API; it may change in any release.
  */
 public final class LimitIds {
-
-    private static final Pattern INVALID_CHARS = Pattern.compile("[{}:\\s]");
 
     private LimitIds() {
     }
@@ -27,8 +23,12 @@ public final class LimitIds {
         if (limitId.isBlank()) {
             return "must not be blank";
         }
-        if (INVALID_CHARS.matcher(limitId).find()) {
-            return "must not contain '{', '}', ':' or whitespace";
+        // checked on every call: a loop, not a regular expression, so nothing is allocated
+        for (int i = 0; i < limitId.length(); i++) {
+            char c = limitId.charAt(i);
+            if (c == '{' || c == '}' || c == ':' || Character.isWhitespace(c)) {
+                return "must not contain '{', '}', ':' or whitespace";
+            }
         }
         return null;
     }
