@@ -6,13 +6,8 @@ import java.util.UUID;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
-import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -37,25 +32,19 @@ class ClockIndependenceIntegrationTests {
         RedisRateLimiter limiter = new RedisRateLimiter(redis, prefix, List.of());
         Limit limit = Limit.of(7, Duration.ofSeconds(30)).withAlgorithm(algorithm).withAlertAt(3)
             .withBanFor(Duration.ofMinutes(2));
-        EmbeddedRedis server = RedisServerExtension.redis();
-        RedisClient client = RedisClient.create(RedisURI.create(server.host(), server.port()));
-        try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            RedisCommands<String, String> commands = connection.sync();
+        List<String> args = RedisServerExtension.redis().withCommands(commands -> {
             commands.configSet("slowlog-log-slower-than", "0");
             try {
                 commands.slowlogReset();
                 limiter.tryAcquire("clock", "k", limit);
-                assertThat(lastEvalsha(commands.slowlogGet(20))).containsExactly(prefix + "{clock:k}",
-                        prefix + "{clock:k}:ban", prefix + "{clock:k}:alert", "acquire", "1",
-                        Integer.toString(algorithm.ordinal() + 1), "7", "30000", "1", "3", "120000", "0");
+                return lastEvalsha(commands.slowlogGet(20));
             }
             finally {
                 commands.configSet("slowlog-log-slower-than", "10000");
             }
-        }
-        finally {
-            client.shutdown();
-        }
+        });
+        assertThat(args).containsExactly(prefix + "{clock:k}", prefix + "{clock:k}:ban", prefix + "{clock:k}:alert",
+                "acquire", "1", Integer.toString(algorithm.ordinal() + 1), "7", "30000", "1", "3", "120000", "0");
     }
 
     /** The keys and arguments of the latest EVALSHA in the slow log (newest entries come first). */

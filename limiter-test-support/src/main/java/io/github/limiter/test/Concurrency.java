@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs the same work on many threads at once, for tests of behaviour under concurrency.
@@ -16,6 +17,33 @@ import java.util.concurrent.TimeoutException;
 public final class Concurrency {
 
     private Concurrency() {
+    }
+
+    /**
+     * Makes {@code calls} calls on each of {@code threads} threads at once, and counts those that
+     * were not refused.
+     * @param threads how many threads
+     * @param calls how many calls each thread makes
+     * @param call one call
+     * @param refusal the exception a refused call throws; any other fails the run
+     * @return how many calls went through
+     */
+    public static int countPassing(int threads, int calls, Runnable call, Class<? extends RuntimeException> refusal) {
+        AtomicInteger passed = new AtomicInteger();
+        run(threads, () -> {
+            for (int i = 0; i < calls; i++) {
+                try {
+                    call.run();
+                    passed.incrementAndGet();
+                }
+                catch (RuntimeException ex) {
+                    if (!refusal.isInstance(ex)) {
+                        throw ex;
+                    }
+                }
+            }
+        });
+        return passed.get();
     }
 
     /**

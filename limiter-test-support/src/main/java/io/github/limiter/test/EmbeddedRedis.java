@@ -5,7 +5,12 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.function.Function;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import redis.embedded.RedisInstance;
 import redis.embedded.RedisServer;
 import redis.embedded.core.RedisServerBuilder;
@@ -127,6 +132,22 @@ public final class EmbeddedRedis implements AutoCloseable {
         factory.afterPropertiesSet();
         factory.start();
         return factory;
+    }
+
+    /**
+     * Runs Redis commands against this server over a connection of their own, closed afterwards.
+     * @param work the commands
+     * @param <T> the result type
+     * @return the work's result
+     */
+    public <T> T withCommands(Function<RedisCommands<String, String>, T> work) {
+        RedisClient client = RedisClient.create(RedisURI.create(host(), this.port));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return work.apply(connection.sync());
+        }
+        finally {
+            client.shutdown();
+        }
     }
 
     /**

@@ -13,9 +13,6 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
@@ -99,14 +96,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
      * @return the work's result
      */
     public <T> T withNode(int node, Function<RedisCommands<String, String>, T> work) {
-        EmbeddedRedis master = this.masters.get(node);
-        RedisClient client = RedisClient.create(RedisURI.create(master.host(), master.port()));
-        try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            return work.apply(connection.sync());
-        }
-        finally {
-            client.shutdown();
-        }
+        return this.masters.get(node).withCommands(work);
     }
 
     private void awaitOk() {

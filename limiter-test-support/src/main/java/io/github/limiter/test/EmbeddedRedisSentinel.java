@@ -13,7 +13,6 @@ import java.util.function.Function;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import io.lettuce.core.sentinel.api.sync.RedisSentinelCommands;
@@ -107,14 +106,7 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
      * @return the work's result
      */
     public <T> T onServer(int server, Function<RedisCommands<String, String>, T> work) {
-        EmbeddedRedis redis = this.servers.get(server);
-        RedisClient client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
-        try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            return work.apply(connection.sync());
-        }
-        finally {
-            client.shutdown();
-        }
+        return this.servers.get(server).withCommands(work);
     }
 
     /**
