@@ -13,8 +13,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * The scripts, loaded once from the {@code .lua} files in {@code META-INF/limiter/scripts}: the
  * decision script, assembled from shared helpers, one file per algorithm and the main part, and the
- * script that records recent events. They run with EVALSHA and are sent again on NOSCRIPT by Spring
- * Data Redis's script executor.
+ * script that records recent events. They run with EVALSHA and are sent again on NOSCRIPT: the
+ * decision script by {@link DecisionCall}, the other by Spring Data Redis's script executor.
  */
 final class LimiterScripts {
 

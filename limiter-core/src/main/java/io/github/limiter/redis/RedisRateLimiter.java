@@ -40,11 +40,11 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private static final int REPLY_PER_LIMIT = 6;
 
-    private static final String ACQUIRE = "acquire";
+    private static final byte[] ACQUIRE = DecisionCall.mode("acquire");
 
-    private static final String CHECK = "check";
+    private static final byte[] CHECK = DecisionCall.mode("check");
 
-    private static final String PEEK = "peek";
+    private static final byte[] PEEK = DecisionCall.mode("peek");
 
     private static final RedisScript<List<Long>> DECIDE = LimiterScripts.decide();
 
@@ -155,17 +155,13 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /** Runs the decision script once for limits whose keys share a slot (or on one server). */
-    private List<Decision> run(String mode, List<LimitRequest> requests, String[] stateKeys) {
-        List<String> keys = new ArrayList<>(requests.size() * 3);
-        List<String> args = new ArrayList<>(2 + requests.size() * 7);
-        args.add(mode);
-        args.add(Integer.toString(requests.size()));
+    private List<Decision> run(byte[] mode, List<LimitRequest> requests, String[] stateKeys) {
+        DecisionCall call = new DecisionCall(mode, requests.size());
         for (int i = 0; i < requests.size(); i++) {
             LimitRequest request = requests.get(i);
-            keys.addAll(RedisKeys.of(stateKeys[i], request.limit().mode() == Limit.Mode.SHADOW));
-            addLimitArgs(args, request.limit(), request.cost());
+            call.add(stateKeys[i], request.limit(), request.cost());
         }
-        List<Long> reply = execute(keys, args, requests.size() * REPLY_PER_LIMIT);
+        List<Long> reply = call.execute(this.redis, DECIDE, requests.size() * REPLY_PER_LIMIT);
         List<Decision> decisions = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
             decisions.add(decision(requests.get(i), reply, i * REPLY_PER_LIMIT));
@@ -262,11 +258,10 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public LimitState state(String limitId, String key, Limit limit) {
-        List<String> args = new ArrayList<>(9);
-        args.add(PEEK);
-        args.add("1");
-        addLimitArgs(args, limit, 0);
-        List<Long> reply = execute(keys(limitId, key, limit.mode() == Limit.Mode.SHADOW), args, 3);
+        Objects.requireNonNull(key, "key must not be null");
+        checkLimitId(limitId);
+        List<Long> reply = new DecisionCall(PEEK, 1).add(RedisKeys.state(this.keyPrefix, limitId, key), limit, 0)
+            .execute(this.redis, DECIDE, 3);
         return new LimitState(reply.get(0), Duration.ofMillis(reply.get(1)), Duration.ofMillis(reply.get(2)));
     }
 
@@ -335,25 +330,6 @@ public final class RedisRateLimiter implements RateLimiter {
         if (problem != null) {
             throw new IllegalArgumentException("limitId '" + limitId + "' " + problem);
         }
-    }
-
-    private static void addLimitArgs(List<String> args, Limit limit, long cost) {
-        Duration banFor = limit.banFor();
-        args.add(Integer.toString(limit.algorithm().ordinal() + 1));
-        args.add(Long.toString(limit.max()));
-        args.add(Long.toString(limit.window().toMillis()));
-        args.add(Long.toString(cost));
-        args.add(Long.toString(limit.alertAt()));
-        args.add(Long.toString((banFor != null) ? banFor.toMillis() : 0));
-        args.add((limit.mode() == Limit.Mode.SHADOW) ? "1" : "0");
-    }
-
-    private List<Long> execute(List<String> keys, List<String> args, int replySize) {
-        List<Long> reply = this.redis.execute(DECIDE, keys, args.toArray());
-        if (reply == null || reply.size() != replySize) {
-            throw new IllegalStateException("Unexpected reply from the limiter script: " + reply);
-        }
-        return reply;
     }
 
     private static Decision decision(LimitRequest request, List<Long> reply, int at) {
