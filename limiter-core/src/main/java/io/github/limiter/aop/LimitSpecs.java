@@ -46,7 +46,11 @@ final class LimitSpecs {
 
     private static final long UNSET = -1;
 
-    private final Map<MethodClassKey, Optional<MethodLimits>> cache = new ConcurrentHashMap<>(256);
+    // resolved once per method and user class (a CGLIB subclass shares its superclass's)
+    private final Map<MethodClassKey, Optional<MethodLimits>> resolved = new ConcurrentHashMap<>(256);
+
+    // the same, by method and the class the call is made on: found on every call without allocating
+    private final Map<Method, Map<Class<?>, Optional<MethodLimits>>> byCall = new ConcurrentHashMap<>(256);
 
     private final KeyExpressions keyExpressions;
 
@@ -63,14 +67,21 @@ final class LimitSpecs {
      * @throws InvalidRateLimitException if one of the method's annotations is invalid
      */
     @Nullable MethodLimits find(Method method, @Nullable Class<?> targetClass) {
-        Class<?> userClass = ClassUtils.getUserClass((targetClass != null) ? targetClass : method.getDeclaringClass());
-        return this.cache.computeIfAbsent(new MethodClassKey(method, userClass), key -> resolve(method, userClass))
-            .orElse(null);
+        Class<?> type = (targetClass != null) ? targetClass : method.getDeclaringClass();
+        Map<Class<?>, Optional<MethodLimits>> byClass = this.byCall.get(method);
+        Optional<MethodLimits> found = (byClass != null) ? byClass.get(type) : null;
+        if (found == null) {
+            Class<?> userClass = ClassUtils.getUserClass(type);
+            found = this.resolved.computeIfAbsent(new MethodClassKey(method, userClass),
+                    key -> resolve(method, userClass));
+            this.byCall.computeIfAbsent(method, key -> new ConcurrentHashMap<>(4)).put(type, found);
+        }
+        return found.orElse(null);
     }
 
     /** Returns every limited method resolved so far: the limits of the application's beans. */
     List<MethodLimits> resolved() {
-        return this.cache.values().stream().flatMap(Optional::stream).distinct().toList();
+        return this.resolved.values().stream().flatMap(Optional::stream).distinct().toList();
     }
 
     private Optional<MethodLimits> resolve(Method method, Class<?> targetClass) {
@@ -224,7 +235,7 @@ final class LimitSpecs {
             String text = this.annotation.cost();
             CostExpression cost;
             try {
-                cost = LimitSpecs.this.keyExpressions.parseCost(text);
+                cost = LimitSpecs.this.keyExpressions.parseCost(text, this.method);
             }
             catch (ParseException ex) {
                 throw new InvalidRateLimitException(this.targetClass, this.method, "cost", text,
@@ -260,7 +271,7 @@ final class LimitSpecs {
 
         private KeyExpression key() {
             try {
-                return LimitSpecs.this.keyExpressions.parse(this.annotation.key());
+                return LimitSpecs.this.keyExpressions.parse(this.annotation.key(), this.method);
             }
             catch (ParseException ex) {
                 throw new InvalidRateLimitException(this.targetClass, this.method, "key", this.annotation.key(),

@@ -1,32 +1,73 @@
 package io.github.limiter.key;
 
 import java.lang.reflect.Method;
+import java.util.HashMap;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 /**
- * The SpEL view of one call, shared by key and cost expressions: arguments by name and position,
- * {@code #args}, {@code #method} and {@code @beanName}.
+ * The SpEL view of the calls of one method, shared by its key and cost expressions: arguments by
+ * name and position, {@code #args}, {@code #method} and {@code @beanName}.
+ *
+ * <p>Parameter names are discovered once, here, not on every call; each call gets a small
+ * {@link CallContext} over its arguments, and shares the resolvers and their caches of one
+ * {@link StandardEvaluationContext}.
  */
 final class Calls {
 
-    private Calls() {
+    /** The variables that are not parameters; they win over parameters of the same name. */
+    static final String ARGS = "args";
+
+    static final String METHOD = "method";
+
+    private final StandardEvaluationContext shared;
+
+    // name -> argument index: a0, p0 and the discovered name of each parameter
+    private final Map<String, Integer> parameters;
+
+    Calls(StandardEvaluationContext shared, Method method, ParameterNameDiscoverer parameterNames) {
+        this.shared = shared;
+        this.parameters = parameters(method, parameterNames);
     }
 
-    static EvaluationContext context(Method method, @Nullable Object[] args, ParameterNameDiscoverer parameterNames,
-            @Nullable BeanResolver beanResolver) {
-        MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(args, method, args, parameterNames);
-        context.setVariable("args", args);
-        context.setVariable("method", method);
-        if (beanResolver != null) {
-            context.setBeanResolver(beanResolver);
+    /**
+     * Names the arguments as Spring's {@code MethodBasedEvaluationContext} does: {@code a<i>} and
+     * {@code p<i>}, then the parameter's name if known; a later name wins over an earlier equal one.
+     */
+    private static Map<String, Integer> parameters(Method method, ParameterNameDiscoverer parameterNames) {
+        String[] names = parameterNames.getParameterNames(method);
+        Map<String, Integer> parameters = new HashMap<>();
+        for (int i = 0; i < method.getParameterCount(); i++) {
+            parameters.put("a" + i, i);
+            parameters.put("p" + i, i);
+            if (names != null && names[i] != null) {
+                parameters.put(names[i], i);
+            }
         }
-        return context;
+        return Map.copyOf(parameters);
+    }
+
+    /** Returns the index of the argument a variable names, or -1 if it names none. */
+    int index(String variable) {
+        if (variable.equals(ARGS) || variable.equals(METHOD)) {
+            return -1;
+        }
+        Integer index = this.parameters.get(variable);
+        return (index != null) ? index : -1;
+    }
+
+    EvaluationContext context(Method method, @Nullable Object[] args) {
+        return new CallContext(this.shared, this, method, args);
+    }
+
+    /** The argument a variable names, or {@code null} if it names none or the call has fewer. */
+    static @Nullable Object argument(@Nullable Object[] args, int index) {
+        return (index >= 0 && args != null && index < args.length) ? args[index] : null;
     }
 
 }

@@ -4,8 +4,6 @@ import java.lang.reflect.Method;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.expression.BeanResolver;
 import org.springframework.expression.Expression;
 
 /**
@@ -46,16 +44,13 @@ public sealed interface CostExpression {
      *
      * @param text the expression as written
      * @param expression the parsed expression
-     * @param parameterNames discovers argument names
-     * @param beanResolver resolves {@code @beanName}, if any
+     * @param calls the method's arguments, as SpEL sees them
      */
-    record Spel(String text, Expression expression, ParameterNameDiscoverer parameterNames,
-            @Nullable BeanResolver beanResolver) implements CostExpression {
+    record Spel(String text, Expression expression, Calls calls) implements CostExpression {
 
         @Override
         public long resolve(Method method, @Nullable Object[] args) {
-            Object value = this.expression
-                .getValue(Calls.context(method, args, this.parameterNames, this.beanResolver));
+            Object value = this.expression.getValue(this.calls.context(method, args));
             if (value instanceof Number number && number.doubleValue() == number.longValue()) {
                 return number.longValue();
             }

@@ -4,8 +4,6 @@ import java.lang.reflect.Method;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.util.ObjectUtils;
@@ -52,25 +50,41 @@ public sealed interface KeyExpression {
     }
 
     /**
+     * A key that is one argument, written {@code #name}, {@code #p0} or {@code #a0}: read from the
+     * arguments without evaluating SpEL, with the same result.
+     *
+     * @param text the expression as written
+     * @param index the argument's index
+     */
+    record Argument(String text, int index) implements KeyExpression {
+
+        @Override
+        public @Nullable String resolve(Method method, @Nullable Object[] args) {
+            return key(Calls.argument(args, this.index));
+        }
+
+    }
+
+    /**
      * A SpEL key: arguments by name and position, {@code #args}, {@code #method} and
      * {@code @beanName}.
      *
      * @param text the expression as written
      * @param expression the parsed expression
-     * @param parameterNames discovers argument names
-     * @param beanResolver resolves {@code @beanName}, if any
+     * @param calls the method's arguments, as SpEL sees them
      */
-    record Spel(String text, Expression expression, ParameterNameDiscoverer parameterNames,
-            @Nullable BeanResolver beanResolver) implements KeyExpression {
+    record Spel(String text, Expression expression, Calls calls) implements KeyExpression {
 
         @Override
         public @Nullable String resolve(Method method, @Nullable Object[] args) {
-            Object value = this.expression
-                .getValue(Calls.context(method, args, this.parameterNames, this.beanResolver));
-            String key = (value != null) ? ObjectUtils.nullSafeToString(value) : null;
-            return (key == null || key.isBlank()) ? null : key;
+            return key(this.expression.getValue(this.calls.context(method, args)));
         }
 
+    }
+
+    private static @Nullable String key(@Nullable Object value) {
+        String key = (value != null) ? ObjectUtils.nullSafeToString(value) : null;
+        return (key == null || key.isBlank()) ? null : key;
     }
 
 }

@@ -1,60 +1,87 @@
 package io.github.limiter.key;
 
+import java.lang.reflect.Method;
+import java.util.regex.Pattern;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.expression.BeanResolver;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 /**
  * Parses key and cost expressions once, when a method's limit is first resolved, so that calls
- * only evaluate them.
+ * only evaluate them. A key that is just one argument ({@code #userId}) is read from the arguments
+ * without SpEL.
  *
  * <p>Internal API; it may change in any release.
  */
 public final class KeyExpressions {
+
+    // #name, but not #root and #this, which SpEL reads as the root object and the current value
+    private static final Pattern VARIABLE = Pattern.compile("#(?!(root|this)$)[A-Za-z_$][A-Za-z0-9_$]*");
 
     private final SpelExpressionParser parser = new SpelExpressionParser();
 
     // Uses -parameters names where compiled with them, then Spring's other discoverers.
     private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
-    private final @Nullable BeanResolver beanResolver;
+    // resolvers, accessors and their caches, shared by every call's context
+    private final StandardEvaluationContext shared = new StandardEvaluationContext();
 
     /**
      * Creates a parser whose expressions resolve {@code @beanName} against {@code beanFactory}.
      * @param beanFactory the bean factory, or {@code null} for expressions without bean references
      */
     public KeyExpressions(@Nullable BeanFactory beanFactory) {
-        this.beanResolver = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
+        if (beanFactory != null) {
+            this.shared.setBeanResolver(new BeanFactoryResolver(beanFactory));
+        }
+        // the shared context creates these lazily: create them now, before calls share them
+        this.shared.getPropertyAccessors();
+        this.shared.getIndexAccessors();
+        this.shared.getConstructorResolvers();
+        this.shared.getMethodResolvers();
+        this.shared.getTypeLocator();
+        this.shared.getTypeConverter();
     }
 
     /**
      * Parses a key expression.
      * @param expression the SpEL text; blank for one key shared by every caller
+     * @param method the method whose calls it keys, for the names of its parameters
      * @return the parsed expression
      * @throws ParseException if the text is not valid SpEL
      */
-    public KeyExpression parse(String expression) {
+    public KeyExpression parse(String expression, Method method) {
         if (expression.isBlank()) {
             return KeyExpression.SHARED;
         }
         Expression parsed = this.parser.parseExpression(expression);
-        return new KeyExpression.Spel(expression, parsed, this.parameterNames, this.beanResolver);
+        Calls calls = new Calls(this.shared, method, this.parameterNames);
+        String text = expression.trim();
+        if (VARIABLE.matcher(text).matches()) {
+            int index = calls.index(text.substring(1));
+            if (index >= 0) {
+                return new KeyExpression.Argument(expression, index);
+            }
+        }
+        return new KeyExpression.Spel(expression, parsed, calls);
     }
 
     /**
      * Parses a cost: a whole number, or a SpEL expression.
      * @param cost the text; blank for one permit per call
+     * @param method the method whose calls it costs, for the names of its parameters
      * @return the parsed cost
      * @throws ParseException if the text is neither a whole number nor valid SpEL
      */
-    public CostExpression parseCost(String cost) {
+    public CostExpression parseCost(String cost, Method method) {
         String text = cost.trim();
         if (text.isEmpty()) {
             return CostExpression.ONE;
@@ -62,8 +89,8 @@ public final class KeyExpressions {
         if (text.matches("-?\\d{1,18}")) {
             return new CostExpression.Literal(Long.parseLong(text));
         }
-        return new CostExpression.Spel(text, this.parser.parseExpression(text), this.parameterNames,
-                this.beanResolver);
+        return new CostExpression.Spel(text, this.parser.parseExpression(text),
+                new Calls(this.shared, method, this.parameterNames));
     }
 
 }
