@@ -3,6 +3,7 @@ package io.github.limiter.redis;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
@@ -21,12 +22,25 @@ import org.jspecify.annotations.Nullable;
  * end a refusal early; {@link RedisRateLimiter#unban} and {@link RedisRateLimiter#reset} clear the
  * entry here and, by a Redis pub/sub message, on every other instance. Entries live at most
  * {@code longest}, in case a message is lost, and there are at most {@code maxEntries} of them.
+ * When the memory is full, expired entries are swept out at most once every
+ * {@value #SWEEP_EVERY_MILLIS} ms: an attack on more keys than fit costs one scan of the memory
+ * per interval, not one per refused call; until the sweep, new refusals are just not remembered.
  *
  * <p>Internal API; it may change in any release.
  */
 public final class LocalRefusals {
 
+    /** How often, at most, a full memory is swept of expired entries. */
+    static final long SWEEP_EVERY_MILLIS = 100;
+
     private final Map<String, Refusal> refusals = new ConcurrentHashMap<>();
+
+    private final long sweepEveryNanos;
+
+    // the first sweep may run at once
+    private final AtomicLong nextSweepNanos = new AtomicLong(System.nanoTime());
+
+    private final AtomicLong sweeps = new AtomicLong();
 
     private final int maxEntries;
 
@@ -38,8 +52,13 @@ public final class LocalRefusals {
      * @param longest the longest a key is refused from memory before Redis is asked again
      */
     public LocalRefusals(int maxEntries, Duration longest) {
+        this(maxEntries, longest, Duration.ofMillis(SWEEP_EVERY_MILLIS));
+    }
+
+    LocalRefusals(int maxEntries, Duration longest, Duration sweepEvery) {
         this.maxEntries = maxEntries;
         this.longestNanos = longest.toNanos();
+        this.sweepEveryNanos = sweepEvery.toNanos();
     }
 
     /** Returns the remembered refusal of this call, or {@code null} to ask Redis. */
@@ -48,15 +67,15 @@ public final class LocalRefusals {
         if (refusal == null) {
             return null;
         }
-        long left = refusal.untilNanos - System.nanoTime();
+        long left = refusal.untilNanos() - System.nanoTime();
         if (left <= 0) {
             this.refusals.remove(stateKey, refusal);
             return null;
         }
-        if (request.cost() < refusal.cost) {
+        if (request.cost() < refusal.cost()) {
             return null;
         }
-        Decision seen = refusal.decision;
+        Decision seen = refusal.decision();
         Duration retryAfter = Duration.ofNanos(left);
         return new Decision(seen.limitId(), request.key(), seen.outcome(), seen.limit(), seen.count(), seen.remaining(),
                 retryAfter, seen.outcome() == Outcome.BANNED ? seen.resetAfter() : retryAfter, false, false, false);
@@ -70,16 +89,24 @@ public final class LocalRefusals {
             return;
         }
         long nanos = Math.min(decision.retryAfter().toNanos(), this.longestNanos);
-        if (this.refusals.size() >= this.maxEntries) {
-            long now = System.nanoTime();
-            this.refusals.values().removeIf(refusal -> refusal.untilNanos <= now);
-            if (this.refusals.size() >= this.maxEntries) {
-                return;
-            }
+        if (this.refusals.size() >= this.maxEntries && !sweep()) {
+            return;
         }
         this.refusals.put(stateKey, new Refusal(System.nanoTime() + nanos, request.cost(),
                 new Decision(decision.limitId(), decision.key(), decision.outcome(), decision.limit(), decision.count(),
                         decision.remaining(), decision.retryAfter(), decision.resetAfter(), false, false, false)));
+    }
+
+    /** Sweeps expired entries out of a full memory, if no sweep ran lately; true if there is room. */
+    private boolean sweep() {
+        long now = System.nanoTime();
+        long next = this.nextSweepNanos.get();
+        if (now - next < 0 || !this.nextSweepNanos.compareAndSet(next, now + this.sweepEveryNanos)) {
+            return false;
+        }
+        this.sweeps.incrementAndGet();
+        this.refusals.values().removeIf(refusal -> refusal.untilNanos() - now <= 0);
+        return this.refusals.size() < this.maxEntries;
     }
 
     /** Forgets a key, after an unban or a reset here or on another instance. */
@@ -90,6 +117,11 @@ public final class LocalRefusals {
     /** How many keys are remembered; for tests and diagnostics. */
     int size() {
         return this.refusals.size();
+    }
+
+    /** How many times a full memory was swept; for tests. */
+    long sweeps() {
+        return this.sweeps.get();
     }
 
     private record Refusal(long untilNanos, long cost, Decision decision) {
