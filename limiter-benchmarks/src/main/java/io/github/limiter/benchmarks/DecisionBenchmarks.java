@@ -1,6 +1,7 @@
 package io.github.limiter.benchmarks;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -38,7 +39,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.redisson.Redisson;
+import org.redisson.api.RFuture;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
@@ -107,8 +110,10 @@ public class DecisionBenchmarks {
 
     private RRateLimiter[] redissonLimiters;
 
+    /** Starts only what the benchmark about to run uses, so that a row's setup costs no other row's. */
     @Setup(Level.Trial)
-    public void start() {
+    public void start(BenchmarkParams params) {
+        String benchmark = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
         EmbeddedRedis redis = Redis.server();
         this.prefix = "bench-" + UUID.randomUUID() + ":";
         boolean allowed = "allowed".equals(this.workload);
@@ -117,46 +122,73 @@ public class DecisionBenchmarks {
             this.keys[i] = "user-" + i;
         }
         this.max = allowed ? "100000000" : "1";
-        this.withLocalCache = app(BenchmarkApp.class, redis, this.prefix + "cached:", "true");
-        this.withoutLocalCache = app(BenchmarkApp.class, redis, this.prefix + "uncached:", "false");
-        this.inMemory = app(InMemoryApp.class, redis, this.prefix + "memory:", "false");
-        this.limited = this.withLocalCache.getBean(Limited.class);
-        this.limitedWithoutLocalCache = this.withoutLocalCache.getBean(Limited.class);
-        this.limitedInMemory = this.inMemory.getBean(Limited.class);
-        this.template = this.withLocalCache.getBean(StringRedisTemplate.class);
-        this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
-        this.connection = this.client.connect();
-        this.sha = this.connection.sync().scriptLoad(RedisRateLimiter.decisionScript());
-
         long limit = Long.parseLong(this.max);
-        this.bucket4jConnection = this.client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
-        this.bucket4j = Bucket4jLettuce.casBasedBuilder(this.bucket4jConnection)
-            .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofHours(1)))
-            .build();
-        BucketConfiguration configuration = BucketConfiguration.builder()
-            .addLimit(bandwidth -> bandwidth.capacity(limit).refillGreedy(limit, Duration.ofHours(1)))
-            .build();
-        this.bucket4jConfiguration = () -> configuration;
-
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://" + redis.host() + ":" + redis.port()).setConnectionPoolSize(64);
-        this.redisson = Redisson.create(config);
-        this.redissonLimiters = new RRateLimiter[this.keys.length];
-        for (int i = 0; i < this.keys.length; i++) {
-            this.redissonLimiters[i] = this.redisson.getRateLimiter(this.prefix + "redisson:" + this.keys[i]);
-            this.redissonLimiters[i].trySetRate(RateType.OVERALL, limit, Duration.ofHours(1));
+        switch (benchmark) {
+            case "annotatedFixedWindowNoLocalCache", "naiveIncrThenExpire" -> {
+                this.withoutLocalCache = app(BenchmarkApp.class, redis, this.prefix + "uncached:", "false");
+                this.limitedWithoutLocalCache = this.withoutLocalCache.getBean(Limited.class);
+                this.template = this.withoutLocalCache.getBean(StringRedisTemplate.class);
+            }
+            case "annotatedPathWithoutRedis" -> {
+                this.inMemory = app(InMemoryApp.class, redis, this.prefix + "memory:", "false");
+                this.limitedInMemory = this.inMemory.getBean(Limited.class);
+            }
+            case "rawLettuceEvalsha", "bucket4jLettuce" -> {
+                this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
+                this.connection = this.client.connect();
+                this.sha = this.connection.sync().scriptLoad(RedisRateLimiter.decisionScript());
+                this.bucket4jConnection = this.client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
+                this.bucket4j = Bucket4jLettuce.casBasedBuilder(this.bucket4jConnection)
+                    .expirationAfterWrite(
+                            ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofHours(1)))
+                    .build();
+                BucketConfiguration configuration = BucketConfiguration.builder()
+                    .addLimit(bandwidth -> bandwidth.capacity(limit).refillGreedy(limit, Duration.ofHours(1)))
+                    .build();
+                this.bucket4jConfiguration = () -> configuration;
+            }
+            case "redissonRateLimiter" -> {
+                Config config = new Config();
+                config.useSingleServer()
+                    .setAddress("redis://" + redis.host() + ":" + redis.port())
+                    .setConnectionPoolSize(64);
+                this.redisson = Redisson.create(config);
+                this.redissonLimiters = new RRateLimiter[this.keys.length];
+                List<RFuture<Boolean>> rates = new ArrayList<>();
+                for (int i = 0; i < this.keys.length; i++) {
+                    this.redissonLimiters[i] = this.redisson.getRateLimiter(this.prefix + "redisson:" + this.keys[i]);
+                    rates.add(this.redissonLimiters[i].trySetRateAsync(RateType.OVERALL, limit, Duration.ofHours(1)));
+                }
+                rates.forEach(rate -> rate.toCompletableFuture().join());
+            }
+            default -> {
+                this.withLocalCache = app(BenchmarkApp.class, redis, this.prefix + "cached:", "true");
+                this.limited = this.withLocalCache.getBean(Limited.class);
+            }
         }
     }
 
     @TearDown(Level.Trial)
     public void stop() {
-        this.redisson.shutdown();
-        this.bucket4jConnection.close();
-        this.connection.close();
-        this.client.shutdown();
-        this.inMemory.close();
-        this.withoutLocalCache.close();
-        this.withLocalCache.close();
+        if (this.redisson != null) {
+            this.redisson.shutdown();
+        }
+        if (this.client != null) {
+            this.bucket4jConnection.close();
+            this.connection.close();
+            this.client.shutdown();
+        }
+        for (ConfigurableApplicationContext context : new ConfigurableApplicationContext[] { this.inMemory,
+                this.withoutLocalCache, this.withLocalCache }) {
+            if (context != null) {
+                context.close();
+            }
+        }
+        this.redisson = null;
+        this.client = null;
+        this.inMemory = null;
+        this.withoutLocalCache = null;
+        this.withLocalCache = null;
     }
 
     /** Row 1, the floor: our fixed-window script by EVALSHA over a plain Lettuce connection. */
