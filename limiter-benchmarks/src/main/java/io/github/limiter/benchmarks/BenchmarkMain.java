@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.github.limiter.test.EmbeddedRedis;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -28,7 +27,8 @@ import org.openjdk.jmh.util.Statistics;
  * Runs every benchmark at 1 and 64 threads, in this JVM, against one Redis it starts, then prints
  * decisions per second, p50 and p99 per row with each row's ratio to the raw Lettuce floor; then the
  * rows the targets are about again, in rounds of alternating order; then the allocation per call of
- * the annotated path and of raw Lettuce. Writes the table to {@code docs/benchmarks.md} and a
+ * the annotated path and of raw Lettuce. Every row also gives the CPU time one decision costs this
+ * JVM and the Redis server ({@link CpuProfiler}). Writes the table to {@code docs/benchmarks.md} and a
  * chart to {@code docs/images/performance.svg}.
  *
  * <pre>
@@ -52,8 +52,8 @@ public final class BenchmarkMain {
 
     public static void main(String[] args) throws RunnerException, IOException {
         Path docs = Path.of((args.length > 0) ? args[0] : "docs");
-        try (EmbeddedRedis redis = EmbeddedRedis.start()) {
-            Redis.server = redis;
+        Redis.start();
+        try {
             // JIT warm-up of the code every row shares (Spring, Lettuce, the starter), not reported:
             // otherwise the first rows measured pay for it
             run(options(ALL + "(annotatedFixedWindow|rawLettuceEvalsha)$").threads(64)
@@ -76,6 +76,9 @@ public final class BenchmarkMain {
                     StandardCharsets.UTF_8);
             Files.createDirectories(docs.resolve("images"));
             Files.writeString(docs.resolve("images/performance.svg"), chart(rows), StandardCharsets.UTF_8);
+        }
+        finally {
+            Redis.stop();
         }
     }
 
@@ -119,27 +122,35 @@ public final class BenchmarkMain {
 
     private static String rounds(List<Map<String, Row>> rounds) {
         StringBuilder out = new StringBuilder("Target rows again, 64 threads, mostly allowed, in " + rounds.size()
-                + " rounds of alternating order; ratios to raw Lettuce in the same round:\n\n"
-                + "| round | order | annotated: throughput | p99 | without local cache: throughput | p99 |\n"
-                + "| --- | --- | --- | --- | --- | --- |\n");
-        List<List<Double>> columns = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                new ArrayList<>());
+                + " rounds of alternating order; ratios to raw Lettuce in the same round, and the app CPU per"
+                + " decision the annotated path adds to raw Lettuce's:\n\n"
+                + "| round | order | annotated: throughput | p99 | added app CPU us "
+                + "| without local cache: throughput | p99 | added app CPU us |\n"
+                + "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        List<List<Double>> columns = new ArrayList<>();
         for (int i = 0; i < rounds.size(); i++) {
             Map<String, Row> round = rounds.get(i);
             Row floor = round.get(FLOOR);
-            Row cached = round.get(TARGET_ROWS.get(1));
-            Row uncached = round.get(TARGET_ROWS.get(2));
-            double[] ratios = { cached.perSecond() / floor.perSecond(), cached.p99() / floor.p99(),
-                    uncached.perSecond() / floor.perSecond(), uncached.p99() / floor.p99() };
-            for (int c = 0; c < ratios.length; c++) {
-                columns.get(c).add(ratios[c]);
+            List<Double> values = new ArrayList<>();
+            for (Row row : List.of(round.get(TARGET_ROWS.get(1)), round.get(TARGET_ROWS.get(2)))) {
+                values.addAll(List.of(row.perSecond() / floor.perSecond(), row.p99() / floor.p99(),
+                        row.appCpu() - floor.appCpu()));
             }
-            out.append(String.format(Locale.ROOT, "| %d | %s | %.2fx | %.2fx | %.2fx | %.2fx |%n", i + 1,
-                    String.join(", ", round.keySet()), ratios[0], ratios[1], ratios[2], ratios[3]));
+            for (int c = 0; c < values.size(); c++) {
+                if (columns.size() <= c) {
+                    columns.add(new ArrayList<>());
+                }
+                columns.get(c).add(values.get(c));
+            }
+            out.append(roundLine(Integer.toString(i + 1), String.join(", ", round.keySet()), values));
         }
-        out.append(String.format(Locale.ROOT, "| median | | %.2fx | %.2fx | %.2fx | %.2fx |%n", median(columns.get(0)),
-                median(columns.get(1)), median(columns.get(2)), median(columns.get(3))));
+        out.append(roundLine("median", "", columns.stream().map(BenchmarkMain::median).toList()));
         return out.toString();
+    }
+
+    private static String roundLine(String round, String order, List<Double> values) {
+        return String.format(Locale.ROOT, "| %s | %s | %.2fx | %.2fx | %.2f | %.2fx | %.2fx | %.2f |%n", round, order,
+                values.get(0), values.get(1), values.get(2), values.get(3), values.get(4), values.get(5));
     }
 
     private static double median(List<Double> values) {
@@ -155,6 +166,7 @@ public final class BenchmarkMain {
             .warmupTime(TimeValue.seconds(2))
             .measurementIterations(2)
             .measurementTime(TimeValue.seconds(2))
+            .addProfiler(CpuProfiler.class)
             .shouldFailOnError(true);
     }
 
@@ -170,7 +182,8 @@ public final class BenchmarkMain {
             name = name.substring(name.lastIndexOf('.') + 1);
             double meanMicros = stats.getMean();
             rows.add(new Row(name, result.getParams().getParam("workload"), threads, threads * 1_000_000 / meanMicros,
-                    stats.getPercentile(50), stats.getPercentile(99)));
+                    stats.getPercentile(50), stats.getPercentile(99), secondary(result, CpuProfiler.APP),
+                    secondary(result, CpuProfiler.REDIS)));
         }
         return rows;
     }
@@ -179,34 +192,45 @@ public final class BenchmarkMain {
         Map<String, Row> floors = new TreeMap<>();
         rows.stream().filter(row -> row.name().equals(FLOOR)).forEach(row -> floors.put(row.group(), row));
         StringBuilder out = new StringBuilder(
-                "| benchmark | workload | threads | decisions/s | p50 us | p99 us | throughput vs raw | p99 vs raw |\n"
-                        + "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+                "| benchmark | workload | threads | decisions/s | p50 us | p99 us | throughput vs raw | p99 vs raw "
+                        + "| app CPU us | Redis CPU us |\n"
+                        + "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         rows.stream()
             .sorted((a, b) -> a.group().equals(b.group()) ? Double.compare(b.perSecond(), a.perSecond())
                     : a.group().compareTo(b.group()))
             .forEach(row -> {
                 Row floor = floors.get(row.group());
-                out.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.1f | %.1f | %.2fx | %.2fx |%n",
-                        row.name(), row.workload(), row.threads(), row.perSecond(), row.p50(), row.p99(),
-                        row.perSecond() / floor.perSecond(), row.p99() / floor.p99()));
+                out.append(String.format(Locale.ROOT,
+                        "| %s | %s | %d | %,.0f | %.1f | %.1f | %.2fx | %.2fx | %.2f | %.2f |%n", row.name(),
+                        row.workload(), row.threads(), row.perSecond(), row.p50(), row.p99(),
+                        row.perSecond() / floor.perSecond(), row.p99() / floor.p99(), row.appCpu(), row.redisCpu()));
             });
         return out.toString();
     }
 
     private static String allocation(Collection<RunResult> results) {
-        StringBuilder out = new StringBuilder("| benchmark (1 thread, mostly allowed) | mean us | allocated bytes per call |\n"
-                + "| --- | --- | --- |\n");
+        StringBuilder out = new StringBuilder(
+                "| benchmark (1 thread, mostly allowed) | mean us | allocated bytes per call | app CPU us per call |\n"
+                        + "| --- | --- | --- | --- |\n");
         for (RunResult result : results) {
             String name = result.getParams().getBenchmark();
             Result<?> alloc = result.getSecondaryResults().get("gc.alloc.rate.norm");
-            out.append(String.format(Locale.ROOT, "| %s | %.2f | %s |%n", name.substring(name.lastIndexOf('.') + 1),
+            out.append(String.format(Locale.ROOT, "| %s | %.2f | %s | %.2f |%n", name.substring(name.lastIndexOf('.') + 1),
                     result.getPrimaryResult().getStatistics().getMean(),
-                    (alloc != null) ? String.format(Locale.ROOT, "%.0f", alloc.getScore()) : "n/a"));
+                    (alloc != null) ? String.format(Locale.ROOT, "%.0f", alloc.getScore()) : "n/a",
+                    secondary(result, CpuProfiler.APP)));
         }
         return out.toString();
     }
 
-    private record Row(String name, String workload, int threads, double perSecond, double p50, double p99) {
+    private static double secondary(RunResult result, String label) {
+        Result<?> value = result.getSecondaryResults().get(label);
+        return (value != null) ? value.getScore() : Double.NaN;
+    }
+
+    /** A row of the table; CPU is per decision, in microseconds, of this JVM and of Redis. */
+    private record Row(String name, String workload, int threads, double perSecond, double p50, double p99,
+            double appCpu, double redisCpu) {
 
         String group() {
             return this.workload + "/" + String.format(Locale.ROOT, "%03d", this.threads);
