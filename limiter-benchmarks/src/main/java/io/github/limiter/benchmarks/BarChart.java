@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Draws decisions per second per benchmark as horizontal bars, one panel per workload, as SVG:
- * plain text, so drawing needs no fonts or graphics libraries.
+ * Draws one figure per benchmark (decisions per second, CPU per decision) as horizontal bars, one
+ * panel per workload, as SVG: plain text, so drawing needs no fonts or graphics libraries.
  */
 final class BarChart {
 
@@ -24,7 +24,14 @@ final class BarChart {
     record Bar(String label, double value, boolean floor) {
     }
 
-    static String draw(String title, List<String> panelTitles, List<List<Bar>> panels) {
+    /**
+     * Draws the chart.
+     * @param title the chart's title
+     * @param valueFormat how a bar's value is written next to it, such as {@code "%,.0f/s"}
+     * @param panelTitles the title of each panel
+     * @param panels the bars of each panel, top to bottom
+     */
+    static String draw(String title, String valueFormat, List<String> panelTitles, List<List<Bar>> panels) {
         int rows = panels.stream().mapToInt(List::size).max().orElse(0);
         int height = 70 + rows * (BAR_HEIGHT + GAP) + 30;
         int width = panels.size() * (LABEL + PANEL_WIDTH) + 40;
@@ -47,7 +54,7 @@ final class BarChart {
                         "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>%n", left + LABEL, y,
                         Math.max(length, 1), BAR_HEIGHT, bar.floor() ? "#999999" : "#1f77b4"));
                 svg.append(text((int) (left + LABEL + Math.max(length, 1) + 6), y + 13,
-                        String.format(Locale.ROOT, "%,.0f/s", bar.value()), 11, "start"));
+                        String.format(Locale.ROOT, valueFormat, bar.value()), 11, "start"));
             }
         }
         return svg.append("</svg>\n").toString();

@@ -7,11 +7,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
 
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
@@ -28,8 +30,9 @@ import org.openjdk.jmh.util.Statistics;
  * decisions per second, p50 and p99 per row with each row's ratio to the raw Lettuce floor; then the
  * rows the targets are about again, in rounds of alternating order; then the allocation per call of
  * the annotated path and of raw Lettuce. Every row also gives the CPU time one decision costs this
- * JVM and the Redis server ({@link CpuProfiler}). Writes the table to {@code docs/benchmarks.md} and a
- * chart to {@code docs/images/performance.svg}.
+ * JVM and the Redis server ({@link CpuProfiler}). Writes the tables to {@code docs/benchmarks.md},
+ * and charts of decisions per second and of Redis CPU per decision to
+ * {@code docs/images/performance.svg} and {@code docs/images/redis-cpu.svg}.
  *
  * <pre>
  * ./mvnw -q -pl limiter-benchmarks -am compile exec:java
@@ -75,26 +78,35 @@ public final class BenchmarkMain {
                     + "limiter-benchmarks -am compile exec:java`; see [performance.md](performance.md).\n\n" + table,
                     StandardCharsets.UTF_8);
             Files.createDirectories(docs.resolve("images"));
-            Files.writeString(docs.resolve("images/performance.svg"), chart(rows), StandardCharsets.UTF_8);
+            Files.writeString(docs.resolve("images/performance.svg"),
+                    chart(rows, "Decisions per second on one Redis (2 cores); grey: raw Lettuce EVALSHA, the floor",
+                            "%,.0f/s", Row::perSecond, true),
+                    StandardCharsets.UTF_8);
+            Files.writeString(docs.resolve("images/redis-cpu.svg"),
+                    chart(rows, "Redis CPU per decision, microseconds (fewer: more decisions per Redis core)",
+                            "%.1f us", Row::redisCpu, false),
+                    StandardCharsets.UTF_8);
         }
         finally {
             Redis.stop();
         }
     }
 
-    private static String chart(List<Row> rows) {
+    /** Draws one figure of every row at 64 threads, a panel per workload, largest first if asked. */
+    private static String chart(List<Row> rows, String title, String valueFormat, ToDoubleFunction<Row> value,
+            boolean largestFirst) {
         List<String> titles = List.of("mostly allowed, 64 threads", "mostly rejected, 64 threads");
+        Comparator<Row> order = Comparator.comparingDouble(value);
         List<List<BarChart.Bar>> panels = new ArrayList<>();
         for (String workload : List.of("allowed", "rejected")) {
             panels.add(rows.stream()
                 .filter(row -> row.threads() == 64 && row.workload().equals(workload))
                 .filter(row -> !row.name().equals("annotatedPathWithoutRedis"))
-                .sorted((a, b) -> Double.compare(b.perSecond(), a.perSecond()))
-                .map(row -> new BarChart.Bar(row.name(), row.perSecond(), row.name().equals(FLOOR)))
+                .sorted(largestFirst ? order.reversed() : order)
+                .map(row -> new BarChart.Bar(row.name(), value.applyAsDouble(row), row.name().equals(FLOOR)))
                 .toList());
         }
-        return BarChart.draw("Decisions per second on one Redis (2 cores); grey: raw Lettuce EVALSHA, the floor", titles,
-                panels);
+        return BarChart.draw(title, valueFormat, titles, panels);
     }
 
     /**
