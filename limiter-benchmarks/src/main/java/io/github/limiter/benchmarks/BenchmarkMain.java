@@ -14,7 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.IntStream;
 
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -137,7 +139,7 @@ public final class BenchmarkMain {
                 + "| round | order | annotated: throughput | p99 | added app CPU us "
                 + "| without local cache: throughput | p99 | added app CPU us |\n"
                 + "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
-        List<List<Double>> columns = new ArrayList<>();
+        List<List<Double>> lines = new ArrayList<>();
         for (int i = 0; i < rounds.size(); i++) {
             Map<String, Row> round = rounds.get(i);
             Row floor = round.get(FLOOR);
@@ -146,15 +148,13 @@ public final class BenchmarkMain {
                 values.addAll(List.of(row.perSecond() / floor.perSecond(), row.p99() / floor.p99(),
                         row.appCpu() - floor.appCpu()));
             }
-            for (int c = 0; c < values.size(); c++) {
-                if (columns.size() <= c) {
-                    columns.add(new ArrayList<>());
-                }
-                columns.get(c).add(values.get(c));
-            }
+            lines.add(values);
             out.append(roundLine(Integer.toString(i + 1), String.join(", ", round.keySet()), values));
         }
-        out.append(roundLine("median", "", columns.stream().map(BenchmarkMain::median).toList()));
+        List<Double> medians = IntStream.range(0, lines.get(0).size())
+            .mapToObj(column -> median(lines.stream().map(line -> line.get(column)).toList()))
+            .toList();
+        out.append(roundLine("median", "", medians));
         return out.toString();
     }
 
@@ -188,10 +188,8 @@ public final class BenchmarkMain {
         List<Row> rows = new ArrayList<>();
         for (RunResult result : results) {
             Statistics stats = result.getPrimaryResult().getStatistics();
-            String name = result.getParams().getBenchmark();
-            name = name.substring(name.lastIndexOf('.') + 1);
             double meanMicros = stats.getMean();
-            rows.add(new Row(name, result.getParams().getParam("workload"), threads, threads * 1_000_000 / meanMicros,
+            rows.add(new Row(name(result.getParams()), result.getParams().getParam("workload"), threads, threads * 1_000_000 / meanMicros,
                     stats.getPercentile(50), stats.getPercentile(99), secondary(result, CpuProfiler.APP),
                     secondary(result, CpuProfiler.REDIS)));
         }
@@ -223,14 +221,19 @@ public final class BenchmarkMain {
                 "| benchmark (1 thread, mostly allowed) | mean us | allocated bytes per call | app CPU us per call |\n"
                         + "| --- | --- | --- | --- |\n");
         for (RunResult result : results) {
-            String name = result.getParams().getBenchmark();
-            Result<?> alloc = result.getSecondaryResults().get("gc.alloc.rate.norm");
-            out.append(String.format(Locale.ROOT, "| %s | %.2f | %s | %.2f |%n", name.substring(name.lastIndexOf('.') + 1),
+            double alloc = secondary(result, "gc.alloc.rate.norm");
+            out.append(String.format(Locale.ROOT, "| %s | %.2f | %s | %.2f |%n", name(result.getParams()),
                     result.getPrimaryResult().getStatistics().getMean(),
-                    (alloc != null) ? String.format(Locale.ROOT, "%.0f", alloc.getScore()) : "n/a",
+                    Double.isNaN(alloc) ? "n/a" : String.format(Locale.ROOT, "%.0f", alloc),
                     secondary(result, CpuProfiler.APP)));
         }
         return out.toString();
+    }
+
+    /** The benchmark method's name, as the rows and {@link DecisionBenchmarks}' setup use it. */
+    static String name(BenchmarkParams params) {
+        String benchmark = params.getBenchmark();
+        return benchmark.substring(benchmark.lastIndexOf('.') + 1);
     }
 
     private static double secondary(RunResult result, String label) {

@@ -113,7 +113,7 @@ public class DecisionBenchmarks {
     /** Starts only what the benchmark about to run uses, so that a row's setup costs no other row's. */
     @Setup(Level.Trial)
     public void start(BenchmarkParams params) {
-        String benchmark = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+        String benchmark = BenchmarkMain.name(params);
         EmbeddedRedis redis = Redis.server();
         this.prefix = "bench-" + UUID.randomUUID() + ":";
         boolean allowed = "allowed".equals(this.workload);
@@ -133,10 +133,13 @@ public class DecisionBenchmarks {
                 this.inMemory = app(InMemoryApp.class, redis, this.prefix + "memory:", "false");
                 this.limitedInMemory = this.inMemory.getBean(Limited.class);
             }
-            case "rawLettuceEvalsha", "bucket4jLettuce" -> {
+            case "rawLettuceEvalsha" -> {
                 this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
                 this.connection = this.client.connect();
                 this.sha = this.connection.sync().scriptLoad(RedisRateLimiter.decisionScript());
+            }
+            case "bucket4jLettuce" -> {
+                this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
                 this.bucket4jConnection = this.client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
                 this.bucket4j = Bucket4jLettuce.casBasedBuilder(this.bucket4jConnection)
                     .expirationAfterWrite(
@@ -174,8 +177,7 @@ public class DecisionBenchmarks {
             this.redisson.shutdown();
         }
         if (this.client != null) {
-            this.bucket4jConnection.close();
-            this.connection.close();
+            // closes the client's connections too
             this.client.shutdown();
         }
         for (ConfigurableApplicationContext context : new ConfigurableApplicationContext[] { this.inMemory,
