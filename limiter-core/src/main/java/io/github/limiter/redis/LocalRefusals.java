@@ -20,8 +20,14 @@ import org.jspecify.annotations.Nullable;
  * refused call is not counted and counts only fall with time. (A smaller call may fit sooner, so a
  * call that takes fewer permits than the refused one still asks Redis.) Only admin operations can
  * end a refusal early; {@link RedisRateLimiter#unban} and {@link RedisRateLimiter#reset} clear the
- * entry here and, by a Redis pub/sub message, on every other instance. Entries live at most
+ * entry here and, by a Redis pub/sub message, on every other instance. Entries are trusted at most
  * {@code longest}, in case a message is lost, and there are at most {@code maxEntries} of them.
+ * While this instance is not subscribed to those messages, it refuses nothing from memory (see
+ * {@link #trust(boolean)}).
+ *
+ * <p>A refusal from memory reports what Redis would: the retry-after and reset of the refusal Redis
+ * made, counted down from when it made it, however long the memory itself trusts the entry. A
+ * 15-minute ban answers 900 s, then 899 s, and so on, never the time left on the entry.
  * When the memory is full, expired entries are swept out at most once every
  * {@value #SWEEP_EVERY_MILLIS} ms: an attack on more keys than fit costs one scan of the memory
  * per interval, not one per refused call; until the sweep, new refusals are just not remembered.
@@ -34,6 +40,9 @@ public final class LocalRefusals {
     static final long SWEEP_EVERY_MILLIS = 100;
 
     private final Map<String, Refusal> refusals = new ConcurrentHashMap<>();
+
+    // Until an instance hears unbans and resets, an entry could outlive an admin's unban elsewhere.
+    private volatile boolean trusted = true;
 
     private final long sweepEveryNanos;
 
@@ -63,12 +72,12 @@ public final class LocalRefusals {
 
     /** Returns the remembered refusal of this call, or {@code null} to ask Redis. */
     @Nullable Decision refuse(String stateKey, LimitRequest request) {
-        Refusal refusal = this.refusals.get(stateKey);
+        Refusal refusal = this.trusted ? this.refusals.get(stateKey) : null;
         if (refusal == null) {
             return null;
         }
-        long left = refusal.untilNanos() - System.nanoTime();
-        if (left <= 0) {
+        long now = System.nanoTime();
+        if (refusal.trustedUntilNanos() - now <= 0) {
             this.refusals.remove(stateKey, refusal);
             return null;
         }
@@ -76,9 +85,12 @@ public final class LocalRefusals {
             return null;
         }
         Decision seen = refusal.decision();
-        Duration retryAfter = Duration.ofNanos(left);
         return new Decision(seen.limitId(), request.key(), seen.outcome(), seen.limit(), seen.count(), seen.remaining(),
-                retryAfter, seen.outcome() == Outcome.BANNED ? seen.resetAfter() : retryAfter, false, false, false);
+                left(refusal.retryAtNanos(), now), left(refusal.resetAtNanos(), now), false, false, false);
+    }
+
+    private static Duration left(long atNanos, long now) {
+        return Duration.ofNanos(Math.max(0, atNanos - now));
     }
 
     /** Remembers a refusal Redis made on this limit's own account. */
@@ -88,11 +100,13 @@ public final class LocalRefusals {
         if (!refusedByThisLimit) {
             return;
         }
-        long nanos = Math.min(decision.retryAfter().toNanos(), this.longestNanos);
-        if (this.refusals.size() >= this.maxEntries && !sweep()) {
+        if (!this.trusted || (this.refusals.size() >= this.maxEntries && !sweep())) {
             return;
         }
-        this.refusals.put(stateKey, new Refusal(System.nanoTime() + nanos, request.cost(),
+        long now = System.nanoTime();
+        long retryAt = now + decision.retryAfter().toNanos();
+        long trustedUntil = now + Math.min(decision.retryAfter().toNanos(), this.longestNanos);
+        this.refusals.put(stateKey, new Refusal(trustedUntil, retryAt, now + decision.resetAfter().toNanos(), request.cost(),
                 new Decision(decision.limitId(), decision.key(), decision.outcome(), decision.limit(), decision.count(),
                         decision.remaining(), decision.retryAfter(), decision.resetAfter(), false, false, false)));
     }
@@ -105,13 +119,27 @@ public final class LocalRefusals {
             return false;
         }
         this.sweeps.incrementAndGet();
-        this.refusals.values().removeIf(refusal -> refusal.untilNanos() - now <= 0);
+        this.refusals.values().removeIf(refusal -> refusal.trustedUntilNanos() - now <= 0);
         return this.refusals.size() < this.maxEntries;
     }
 
     /** Forgets a key, after an unban or a reset here or on another instance. */
     void forget(String stateKey) {
         this.refusals.remove(stateKey);
+    }
+
+    /**
+     * Says whether unbans and resets from other instances reach this one. While they do not, nothing
+     * is refused from memory or remembered; either way the memory starts empty, since messages may
+     * have been missed in between.
+     */
+    void trust(boolean trusted) {
+        this.trusted = trusted;
+        this.refusals.clear();
+    }
+
+    boolean trusted() {
+        return this.trusted;
     }
 
     /** How many keys are remembered; for tests and diagnostics. */
@@ -124,7 +152,11 @@ public final class LocalRefusals {
         return this.sweeps.get();
     }
 
-    private record Refusal(long untilNanos, long cost, Decision decision) {
+    /**
+     * A remembered refusal: trusted until the first instant, the true retry and reset instants (by
+     * this JVM's monotonic clock) as Redis reported them.
+     */
+    private record Refusal(long trustedUntilNanos, long retryAtNanos, long resetAtNanos, long cost, Decision decision) {
     }
 
 }

@@ -24,7 +24,9 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -61,6 +63,8 @@ public final class RedisRateLimiter implements RateLimiter {
     private final boolean cluster;
 
     private final @Nullable LocalRefusals localRefusals;
+
+    private volatile @Nullable String redisVersion;
 
     /**
      * Creates a limiter.
@@ -253,7 +257,47 @@ public final class RedisRateLimiter implements RateLimiter {
      * @throws org.springframework.dao.DataAccessException if Redis cannot be reached
      */
     public String check() {
-        return RedisChecks.check(this.redis, DECIDE);
+        String version = RedisChecks.check(this.redis, DECIDE);
+        this.redisVersion = version;
+        return version;
+    }
+
+    /**
+     * Returns the Redis version the last successful {@link #check()} found.
+     * @return the version, or {@code null} if no check has succeeded yet
+     */
+    public @Nullable String redisVersion() {
+        return this.redisVersion;
+    }
+
+    /**
+     * Sends one {@code PING} over the limiter's connection: the cheapest proof that Redis answers
+     * within the connection's timeout.
+     * @throws org.springframework.dao.DataAccessException if Redis does not answer in time
+     */
+    public void ping() {
+        this.redis.execute((RedisCallback<String>) RedisConnection::ping);
+    }
+
+    /**
+     * Says whether unbans and resets from other instances reach this one (the invalidation
+     * subscription is listening). While they do not, no key is refused from memory, so an unban
+     * elsewhere is never missed; on every change the memory starts empty, since messages may have
+     * been lost in between.
+     * @param subscribed whether this instance hears {@link #invalidationChannel()}
+     */
+    public void trustLocalRefusals(boolean subscribed) {
+        if (this.localRefusals != null) {
+            this.localRefusals.trust(subscribed);
+        }
+    }
+
+    /**
+     * Returns whether this instance refuses known-refused keys from memory right now.
+     * @return {@code false} with the local cache off, or while invalidations cannot reach it
+     */
+    public boolean refusesFromMemory() {
+        return this.localRefusals != null && this.localRefusals.trusted();
     }
 
     @Override

@@ -18,8 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.FixedBackOff;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 @WithRedis
 class LocalRefusalsIntegrationTests {
@@ -44,6 +47,55 @@ class LocalRefusalsIntegrationTests {
         }
         assertThat(scriptCalls() - before).as("scripts run for 1000 refused calls").isZero();
         assertThat(limiter.tryAcquire("hot", "someone-else", this.banning).allowed()).isTrue();
+    }
+
+    @Test
+    void refusalsFromMemoryReportTheRetryAfterAndResetRedisWouldReport() {
+        // the memory trusts an entry 300 ms, the ban lasts 15 minutes: the answer is the ban's
+        LocalRefusals memory = new LocalRefusals(100, Duration.ofMillis(300));
+        RedisRateLimiter limiter = limiter(memory);
+        Limit longBan = Limit.of(2, Duration.ofMinutes(1)).withBanFor(Duration.ofMinutes(15));
+        for (int call = 0; call < 3; call++) {
+            limiter.tryAcquire("long-ban", "crawler", longBan);
+        }
+        List<String> keys = RedisKeys.of(this.prefix, "long-ban", "crawler", false);
+        long before = scriptCalls();
+        int refusals = 0;
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1200);
+        while (System.nanoTime() < until) {
+            Decision decision = limiter.tryAcquire("long-ban", "crawler", longBan);
+            long banLeft = redis.getExpire(keys.get(1), TimeUnit.MILLISECONDS);
+            long windowLeft = redis.getExpire(keys.get(0), TimeUnit.MILLISECONDS);
+            assertThat(decision.outcome()).isEqualTo(Outcome.BANNED);
+            assertThat(decision.retryAfter().toMillis()).as("retry-after, ms").isCloseTo(banLeft, within(1000L));
+            assertThat(decision.resetAfter().toMillis()).as("reset, ms").isCloseTo(windowLeft, within(1000L));
+            refusals++;
+        }
+        assertThat(scriptCalls() - before).as("scripts for " + refusals + " refusals, mostly from memory")
+            .isBetween(1L, refusals / 10L);
+    }
+
+    @Test
+    void nothingIsRefusedFromMemoryWhileUnbansCannotReachThisInstance() {
+        LocalRefusals memory = new LocalRefusals(100, Duration.ofHours(1));
+        RedisRateLimiter limiter = limiter(memory);
+        for (int call = 0; call < 3; call++) {
+            limiter.tryAcquire("untrusted", "bot", this.banning);
+        }
+        assertThat(memory.size()).isEqualTo(1);
+        limiter.trustLocalRefusals(false);
+        assertThat(memory.size()).as("forgotten when the subscription is lost").isZero();
+        long before = scriptCalls();
+        for (int call = 0; call < 5; call++) {
+            assertThat(limiter.tryAcquire("untrusted", "bot", this.banning).banned()).isTrue();
+        }
+        assertThat(scriptCalls() - before).as("every refusal asked Redis").isEqualTo(5);
+        assertThat(limiter.refusesFromMemory()).isFalse();
+        limiter.trustLocalRefusals(true);
+        limiter.tryAcquire("untrusted", "bot", this.banning);
+        before = scriptCalls();
+        assertThat(limiter.tryAcquire("untrusted", "bot", this.banning).banned()).isTrue();
+        assertThat(scriptCalls()).as("refused from memory again once subscribed").isEqualTo(before);
     }
 
     @Test
@@ -94,15 +146,21 @@ class LocalRefusalsIntegrationTests {
     }
 
     @Test
-    void anUnbanOnOneInstanceClearsTheRefusalOnEveryInstance(EmbeddedRedis server) {
+    void anUnbanOnOneInstanceClearsTheRefusalOnEveryInstance(EmbeddedRedis server) throws Exception {
         LettuceConnectionFactory otherConnection = server.newConnectionFactory();
         LocalRefusals otherMemory = new LocalRefusals(100, Duration.ofHours(1));
         RedisRateLimiter admin = limiter(new LocalRefusals(100, Duration.ofHours(1)));
         RedisRateLimiter other = new RedisRateLimiter(new StringRedisTemplate(otherConnection), this.prefix, List.of(),
                 otherMemory);
-        try (LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(otherConnection, other)) {
+        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+        container.setConnectionFactory(otherConnection);
+        container.afterPropertiesSet();
+        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, other,
+                new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS));
+        subscription.start();
+        try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!subscription.isListening() && System.nanoTime() < deadline) {
+            while (!subscription.isSubscribed() && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
             for (int call = 0; call < 3; call++) {
@@ -117,6 +175,8 @@ class LocalRefusalsIntegrationTests {
             assertThat(other.tryAcquire("shared", "mallory", this.banning).allowed()).isTrue();
         }
         finally {
+            subscription.stop();
+            container.destroy();
             otherConnection.destroy();
         }
     }
