@@ -22,8 +22,10 @@ import org.jspecify.annotations.Nullable;
  * end a refusal early; {@link RedisRateLimiter#unban} and {@link RedisRateLimiter#reset} clear the
  * entry here and, by a Redis pub/sub message, on every other instance. Entries are trusted at most
  * {@code longest}, in case a message is lost, and there are at most {@code maxEntries} of them.
- * While this instance is not subscribed to those messages, it refuses nothing from memory (see
- * {@link #trust(boolean)}).
+ * While this instance does not hear those messages, it remembers no new refusal; the refusals it
+ * had still end at their instant or after {@code longest}, so that a banned key stays refused while
+ * Redis itself is down (nobody can unban it then). Each time it hears them again, it starts empty,
+ * since messages may have been missed in between (see {@link #listening(boolean)}).
  *
  * <p>A refusal from memory reports what Redis would: the retry-after and reset of the refusal Redis
  * made, counted down from when it made it, however long the memory itself trusts the entry. A
@@ -41,8 +43,8 @@ public final class LocalRefusals {
 
     private final Map<String, Refusal> refusals = new ConcurrentHashMap<>();
 
-    // Until an instance hears unbans and resets, an entry could outlive an admin's unban elsewhere.
-    private volatile boolean trusted = true;
+    // Until an instance hears unbans and resets, a new entry could outlive an admin's unban elsewhere.
+    private volatile boolean remembering = true;
 
     private final long sweepEveryNanos;
 
@@ -72,7 +74,7 @@ public final class LocalRefusals {
 
     /** Returns the remembered refusal of this call, or {@code null} to ask Redis. */
     @Nullable Decision refuse(String stateKey, LimitRequest request) {
-        Refusal refusal = this.trusted ? this.refusals.get(stateKey) : null;
+        Refusal refusal = this.refusals.get(stateKey);
         if (refusal == null) {
             return null;
         }
@@ -100,7 +102,7 @@ public final class LocalRefusals {
         if (!refusedByThisLimit) {
             return;
         }
-        if (!this.trusted || (this.refusals.size() >= this.maxEntries && !sweep())) {
+        if (!this.remembering || (this.refusals.size() >= this.maxEntries && !sweep())) {
             return;
         }
         long now = System.nanoTime();
@@ -129,17 +131,18 @@ public final class LocalRefusals {
     }
 
     /**
-     * Says whether unbans and resets from other instances reach this one. While they do not, nothing
-     * is refused from memory or remembered; either way the memory starts empty, since messages may
-     * have been missed in between.
+     * Says whether unbans and resets from other instances reach this one. While they do not, no new
+     * refusal is remembered; once they do again, the memory starts empty.
      */
-    void trust(boolean trusted) {
-        this.trusted = trusted;
-        this.refusals.clear();
+    void listening(boolean listening) {
+        if (listening) {
+            this.refusals.clear();
+        }
+        this.remembering = listening;
     }
 
-    boolean trusted() {
-        return this.trusted;
+    boolean remembering() {
+        return this.remembering;
     }
 
     /** How many keys are remembered; for tests and diagnostics. */

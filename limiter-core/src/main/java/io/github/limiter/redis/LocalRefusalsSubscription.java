@@ -1,108 +1,166 @@
 package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.BackOffExecution;
 
 /**
- * Subscribes a limiter to the messages by which instances tell each other to forget a locally
- * refused key after an unban or a reset. It subscribes in the background, retrying until Redis is
- * reachable, so an application starts while Redis is down; until then, local entries end after
- * their longest time anyway.
+ * Keeps a limiter subscribed to the messages by which instances tell each other to forget a locally
+ * refused key after an unban or a reset, for as long as the application runs.
+ *
+ * <p>It drives a {@link RedisMessageListenerContainer} that does not start by itself: it starts it
+ * in the background, so the application starts while Redis is down or slow, and starts it again,
+ * on its back-off, after every failed attempt (the container itself does not retry a failed first
+ * start). Once subscribed, the container and its client recover later connection losses; the
+ * limiter tells this subscription of a lost connection through {@link #connectionLost()}.
+ *
+ * <p>While it is not subscribed, the limiter remembers no new refusal, so an unban on another
+ * instance is not missed; each time it subscribes, the limiter's memory starts empty. Every change
+ * of state is logged once.
  *
  * <p>Internal API; it may change in any release.
  */
-public final class LocalRefusalsSubscription implements AutoCloseable {
+public final class LocalRefusalsSubscription implements SmartLifecycle, MessageListener, SubscriptionListener {
 
     private static final Log logger = LogFactory.getLog(LocalRefusalsSubscription.class);
 
-    private static final Duration RETRY = Duration.ofSeconds(5);
+    private final RedisMessageListenerContainer container;
 
-    private final @Nullable RedisMessageListenerContainer container;
+    private final RedisRateLimiter limiter;
 
-    private final @Nullable Thread subscriber;
+    private final BackOff retry;
 
-    private volatile boolean closed;
+    private final AtomicBoolean subscribed = new AtomicBoolean();
+
+    // failed attempts are logged once per streak, not once per attempt
+    private final AtomicBoolean failing = new AtomicBoolean();
+
+    private volatile @Nullable ScheduledExecutorService starter;
 
     /**
-     * Starts subscribing.
-     * @param connectionFactory the connection to subscribe on
+     * Creates the subscription; {@link #start()} subscribes.
+     * @param container the container to subscribe with, not started, with auto-startup off
      * @param limiter the limiter whose local refusals the messages clear
+     * @param retry how long to wait between attempts to start the container
      */
-    public LocalRefusalsSubscription(RedisConnectionFactory connectionFactory, RedisRateLimiter limiter) {
-        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-        container.setConnectionFactory(connectionFactory);
-        container.addMessageListener(
-                (message, pattern) -> limiter.forgetLocally(new String(message.getBody(), StandardCharsets.UTF_8)),
-                new ChannelTopic(limiter.invalidationChannel()));
-        container.afterPropertiesSet();
+    public LocalRefusalsSubscription(RedisMessageListenerContainer container, RedisRateLimiter limiter, BackOff retry) {
         this.container = container;
-        this.subscriber = new Thread(this::subscribe, "limiter-local-refusals");
-        this.subscriber.setDaemon(true);
-        this.subscriber.start();
-    }
-
-    private LocalRefusalsSubscription() {
-        this.container = null;
-        this.subscriber = null;
-    }
-
-    /**
-     * Returns a subscription that does nothing, where there is no Redis-backed limiter.
-     * @return the subscription
-     */
-    public static LocalRefusalsSubscription none() {
-        return new LocalRefusalsSubscription();
-    }
-
-    private void subscribe() {
-        while (!this.closed && this.container != null) {
-            try {
-                this.container.start();
-                return;
-            }
-            catch (RuntimeException ex) {
-                logger.debug("Cannot subscribe to local refusal invalidations yet: " + ex.getMessage());
-                try {
-                    Thread.sleep(RETRY.toMillis());
-                }
-                catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    /**
-     * Returns whether the subscription is listening.
-     * @return {@code true} once subscribed
-     */
-    public boolean isListening() {
-        return this.container != null && this.container.isListening();
+        this.limiter = limiter;
+        this.retry = retry;
+        container.addMessageListener(this, new ChannelTopic(limiter.invalidationChannel()));
     }
 
     @Override
-    public void close() {
-        this.closed = true;
-        if (this.subscriber != null) {
-            this.subscriber.interrupt();
+    public void start() {
+        if (this.starter != null) {
+            return;
         }
-        if (this.container != null) {
-            try {
-                this.container.destroy();
+        this.limiter.invalidationsListening(false);
+        ScheduledExecutorService starter = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "limiter-invalidations");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.starter = starter;
+        BackOffExecution backOff = this.retry.start();
+        starter.execute(() -> attempt(starter, backOff));
+    }
+
+    private void attempt(ScheduledExecutorService starter, BackOffExecution backOff) {
+        try {
+            this.container.start();
+            this.failing.set(false);
+        }
+        catch (RuntimeException ex) {
+            // a failed start leaves the container marked as started: stop it so that start() tries again
+            this.container.stop();
+            long wait = backOff.nextBackOff();
+            if (this.failing.compareAndSet(false, true)) {
+                logger.warn("Rate limiting cannot subscribe to unbans and resets from other instances yet ("
+                        + ex.getMessage() + "); until it can, it remembers no refused key. Retrying every "
+                        + wait + " ms");
             }
-            catch (Exception ex) {
-                throw new IllegalStateException("Could not close the local refusals subscription", ex);
+            if (wait != BackOffExecution.STOP && !starter.isShutdown()) {
+                starter.schedule(() -> attempt(starter, backOff), wait, TimeUnit.MILLISECONDS);
             }
         }
+    }
+
+    @Override
+    public void onMessage(Message message, byte @Nullable [] pattern) {
+        this.limiter.forgetLocally(new String(message.getBody(), StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void onChannelSubscribed(byte[] channel, long count) {
+        changeTo(true);
+    }
+
+    @Override
+    public void onChannelUnsubscribed(byte[] channel, long count) {
+        changeTo(false);
+    }
+
+    /**
+     * Tells the subscription that its connection was lost; it counts as unsubscribed until the
+     * client has reconnected and subscribed again.
+     */
+    public void connectionLost() {
+        changeTo(false);
+    }
+
+    private void changeTo(boolean subscribed) {
+        if (this.subscribed.getAndSet(subscribed) == subscribed) {
+            return;
+        }
+        this.limiter.invalidationsListening(subscribed);
+        if (subscribed) {
+            logger.info("Rate limiting hears unbans and resets from other instances on '"
+                    + this.limiter.invalidationChannel() + "'; refusing known-refused keys from memory");
+        }
+        else if (isRunning()) {
+            logger.warn("Rate limiting lost its subscription to unbans and resets from other instances; until it "
+                    + "subscribes again, it remembers no new refused key");
+        }
+    }
+
+    /**
+     * Returns whether unbans and resets from other instances reach this one right now.
+     * @return {@code true} while subscribed
+     */
+    public boolean isSubscribed() {
+        return this.subscribed.get();
+    }
+
+    @Override
+    public void stop() {
+        ScheduledExecutorService starter = this.starter;
+        this.starter = null;
+        if (starter != null) {
+            starter.shutdownNow();
+        }
+        this.container.stop();
+        changeTo(false);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.starter != null;
     }
 
 }

@@ -281,23 +281,23 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /**
      * Says whether unbans and resets from other instances reach this one (the invalidation
-     * subscription is listening). While they do not, no key is refused from memory, so an unban
-     * elsewhere is never missed; on every change the memory starts empty, since messages may have
-     * been lost in between.
-     * @param subscribed whether this instance hears {@link #invalidationChannel()}
+     * subscription is listening). While they do not, no new refusal is remembered, so an unban
+     * elsewhere is never missed for longer than the refusals already remembered last; each time
+     * they reach it again, the memory starts empty, since messages may have been lost in between.
+     * @param listening whether this instance hears {@link #invalidationChannel()}
      */
-    public void trustLocalRefusals(boolean subscribed) {
+    public void invalidationsListening(boolean listening) {
         if (this.localRefusals != null) {
-            this.localRefusals.trust(subscribed);
+            this.localRefusals.listening(listening);
         }
     }
 
     /**
-     * Returns whether this instance refuses known-refused keys from memory right now.
+     * Returns whether this instance remembers refused keys, to refuse their next calls from memory.
      * @return {@code false} with the local cache off, or while invalidations cannot reach it
      */
-    public boolean refusesFromMemory() {
-        return this.localRefusals != null && this.localRefusals.trusted();
+    public boolean remembersRefusals() {
+        return this.localRefusals != null && this.localRefusals.remembering();
     }
 
     @Override

@@ -76,26 +76,34 @@ class LocalRefusalsIntegrationTests {
     }
 
     @Test
-    void nothingIsRefusedFromMemoryWhileUnbansCannotReachThisInstance() {
+    void noRefusalIsRememberedWhileUnbansCannotReachThisInstance() {
         LocalRefusals memory = new LocalRefusals(100, Duration.ofHours(1));
         RedisRateLimiter limiter = limiter(memory);
+        // as before the first subscription: nothing is remembered, every refusal asks Redis
+        limiter.invalidationsListening(false);
         for (int call = 0; call < 3; call++) {
-            limiter.tryAcquire("untrusted", "bot", this.banning);
+            limiter.tryAcquire("unheard", "bot", this.banning);
         }
-        assertThat(memory.size()).isEqualTo(1);
-        limiter.trustLocalRefusals(false);
-        assertThat(memory.size()).as("forgotten when the subscription is lost").isZero();
         long before = scriptCalls();
         for (int call = 0; call < 5; call++) {
-            assertThat(limiter.tryAcquire("untrusted", "bot", this.banning).banned()).isTrue();
+            assertThat(limiter.tryAcquire("unheard", "bot", this.banning).banned()).isTrue();
         }
         assertThat(scriptCalls() - before).as("every refusal asked Redis").isEqualTo(5);
-        assertThat(limiter.refusesFromMemory()).isFalse();
-        limiter.trustLocalRefusals(true);
-        limiter.tryAcquire("untrusted", "bot", this.banning);
+        assertThat(memory.size()).isZero();
+        assertThat(limiter.remembersRefusals()).isFalse();
+
+        limiter.invalidationsListening(true);
+        limiter.tryAcquire("unheard", "bot", this.banning);
         before = scriptCalls();
-        assertThat(limiter.tryAcquire("untrusted", "bot", this.banning).banned()).isTrue();
-        assertThat(scriptCalls()).as("refused from memory again once subscribed").isEqualTo(before);
+        assertThat(limiter.tryAcquire("unheard", "bot", this.banning).banned()).isTrue();
+        assertThat(scriptCalls()).as("refused from memory once subscribed").isEqualTo(before);
+
+        // the subscription drops (Redis itself may be down): what was remembered still refuses
+        limiter.invalidationsListening(false);
+        assertThat(limiter.tryAcquire("unheard", "bot", this.banning).banned()).isTrue();
+        assertThat(scriptCalls()).as("still refused from memory").isEqualTo(before);
+        limiter.invalidationsListening(true);
+        assertThat(memory.size()).as("forgotten when subscribed again: messages may have been missed").isZero();
     }
 
     @Test
