@@ -3,40 +3,39 @@ package io.github.limiter.test;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.util.function.Function;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import org.jspecify.annotations.Nullable;
 import redis.embedded.RedisInstance;
 import redis.embedded.RedisServer;
-import redis.embedded.core.RedisServerBuilder;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.Assert;
 import org.springframework.util.ReflectionUtils;
 
 /**
  * A real {@code redis-server} process from the {@code embedded-redis} artifact, on a free loopback
- * port, with persistence switched off so that nothing is written to the working directory.
+ * port, with persistence switched off so that nothing is written to the working directory. Besides
+ * a plain server it starts one on TLS only ({@link #startTls}), one on a unix socket only
+ * ({@link #startOnSocket}) and a replica of another ({@link #startReplicaOf}).
  *
  * <p>Used by the test extension and by the sample app, which starts one when no Redis is
  * configured.
  */
 public final class EmbeddedRedis implements AutoCloseable {
 
-    private static final int START_ATTEMPTS = 3;
-
     private final RedisServer server;
 
-    private final int port;
+    private final RedisEndpoint endpoint;
 
-    private EmbeddedRedis(RedisServer server, int port) {
+    private final @Nullable Path directory;
+
+    private EmbeddedRedis(RedisServer server, RedisEndpoint endpoint, @Nullable Path directory) {
         this.server = server;
-        this.port = port;
+        this.endpoint = endpoint;
+        this.directory = directory;
     }
 
     /**
@@ -45,17 +44,7 @@ public final class EmbeddedRedis implements AutoCloseable {
      * @throws UncheckedIOException if no server could be started after a few attempts
      */
     public static EmbeddedRedis start() {
-        IOException last = null;
-        for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            try {
-                return startOn(freePort());
-            }
-            catch (IOException ex) {
-                // Another process may have taken the port between probing and binding.
-                last = ex;
-            }
-        }
-        throw new UncheckedIOException("Could not start an embedded Redis server", last);
+        return startWith();
     }
 
     /**
@@ -67,25 +56,76 @@ public final class EmbeddedRedis implements AutoCloseable {
      */
     public static EmbeddedRedis start(int port) {
         try {
-            return startOn(port);
+            return new EmbeddedRedis(RedisLauncher.launch(port), RedisEndpoint.tcp(port), null);
         }
         catch (IOException ex) {
             throw new UncheckedIOException("Could not start an embedded Redis server on port " + port, ex);
         }
     }
 
-    private static EmbeddedRedis startOn(int port, String... settings) throws IOException {
-        RedisServerBuilder builder = RedisServer.newRedisServer()
-            .port(port)
-            .setting("bind 127.0.0.1")
-            .setting("save \"\"")
-            .setting("appendonly no");
-        for (String setting : settings) {
-            builder.setting(setting);
+    /**
+     * Starts a Redis server that speaks TLS only, on a free port of {@code 127.0.0.1}, with the
+     * server certificate of {@code certificates}. Clients need not present a certificate.
+     * {@link #withCommands} and {@link #newConnectionFactory()} connect over TLS, trusting the CA of
+     * {@code certificates} and checking the host name.
+     * @param certificates the CA and server certificate; the caller closes them after the server
+     * @return the running server, whose {@link #port()} is the TLS port
+     * @throws UncheckedIOException if no server could be started after a few attempts
+     * @since 0.1.0
+     */
+    public static EmbeddedRedis startTls(TestCertificates certificates) {
+        Assert.notNull(certificates, "certificates must not be null");
+        return RedisLauncher.onFreePort(
+                port -> new EmbeddedRedis(RedisLauncher.launch(0, tlsSettings(port, certificates)),
+                        RedisEndpoint.tls(port, certificates.caCertificateFile()), null));
+    }
+
+    private static String[] tlsSettings(int port, TestCertificates certificates) {
+        return new String[] { "tls-port " + port, "tls-cert-file " + certificates.serverCertificateFile(),
+                "tls-key-file " + certificates.serverKeyFile(), "tls-ca-cert-file " + certificates.caCertificateFile(),
+                // tests here are about the server's certificate; the client presents none
+                "tls-auth-clients no" };
+    }
+
+    /**
+     * Starts a Redis server that listens on a unix socket only, in a temporary directory of its own
+     * that {@link #close()} deletes.
+     *
+     * <p>Lettuce reaches a unix socket on Linux only through Netty's native epoll transport, so the
+     * caller's test class path needs {@code io.netty:netty-transport-native-epoll} (classifier
+     * {@code linux-x86_64}) for {@link #withCommands} and {@link #newConnectionFactory()}.
+     * @return the running server
+     * @throws UncheckedIOException if the server could not be started
+     * @since 0.1.0
+     */
+    public static EmbeddedRedis startOnSocket() {
+        Path directory = TempDirectory.create("limiter-redis-socket-");
+        Path socket = directory.resolve("redis.sock");
+        try {
+            return new EmbeddedRedis(RedisLauncher.launch(0, "unixsocket " + socket, "unixsocketperm 700"),
+                    RedisEndpoint.socket(socket), directory);
         }
-        RedisServer server = builder.build();
-        server.start();
-        return new EmbeddedRedis(server, port);
+        catch (IOException ex) {
+            TempDirectory.delete(directory);
+            throw new UncheckedIOException("Could not start an embedded Redis server on a unix socket", ex);
+        }
+    }
+
+    /**
+     * Starts a Redis server on a free port as a replica of {@code master}. It returns before the
+     * replica is in sync: see {@link #awaitMasterLinkUp()}.
+     * @param master a plain (not TLS, not unix socket) server
+     * @return the running replica
+     * @throws UncheckedIOException if no server could be started after a few attempts
+     * @since 0.1.0
+     */
+    public static EmbeddedRedis startReplicaOf(EmbeddedRedis master) {
+        Assert.notNull(master, "master must not be null");
+        if (!master.endpoint.isPlainTcp()) {
+            throw new IllegalArgumentException("A replica here needs a master on a plain TCP port, not on "
+                    + master.endpoint);
+        }
+        return startWith("replicaof " + master.host() + " " + master.port());
     }
 
     /**
@@ -94,24 +134,18 @@ public final class EmbeddedRedis implements AutoCloseable {
      * @return the running server
      */
     static EmbeddedRedis startWith(String... settings) {
-        IOException last = null;
-        for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-            try {
-                return startOn(freePort(), settings);
-            }
-            catch (IOException ex) {
-                last = ex;
-            }
-        }
-        throw new UncheckedIOException("Could not start an embedded Redis server", last);
+        return RedisLauncher.onFreePort(
+                port -> new EmbeddedRedis(RedisLauncher.launch(port, settings), RedisEndpoint.tcp(port), null));
     }
 
     /**
-     * Returns the port the server listens on.
+     * Returns the port the server listens on: the TLS port of a server started with
+     * {@link #startTls}.
      * @return the port
+     * @throws IllegalStateException if the server listens on a unix socket only
      */
     public int port() {
-        return this.port;
+        return this.endpoint.port();
     }
 
     /**
@@ -119,7 +153,17 @@ public final class EmbeddedRedis implements AutoCloseable {
      * @return always {@code 127.0.0.1}
      */
     public String host() {
-        return "127.0.0.1";
+        return RedisEndpoint.HOST;
+    }
+
+    /**
+     * Returns the unix socket of a server started with {@link #startOnSocket()}.
+     * @return the socket's path
+     * @throws IllegalStateException if the server listens on TCP
+     * @since 0.1.0
+     */
+    public Path socketPath() {
+        return this.endpoint.socket();
     }
 
     /**
@@ -127,11 +171,7 @@ public final class EmbeddedRedis implements AutoCloseable {
      * @return a started connection factory
      */
     public LettuceConnectionFactory newConnectionFactory() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(host(), this.port));
-        factory.afterPropertiesSet();
-        factory.start();
-        return factory;
+        return this.endpoint.newConnectionFactory();
     }
 
     /**
@@ -141,13 +181,18 @@ public final class EmbeddedRedis implements AutoCloseable {
      * @return the work's result
      */
     public <T> T withCommands(Function<RedisCommands<String, String>, T> work) {
-        RedisClient client = RedisClient.create(RedisURI.create(host(), this.port));
-        try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            return work.apply(connection.sync());
-        }
-        finally {
-            client.shutdown();
-        }
+        return this.endpoint.withCommands(work);
+    }
+
+    /**
+     * Waits, for 30 seconds at most, until this replica has a working link to its master and has
+     * loaded the master's data.
+     * @throws IllegalStateException if the link was not up in time
+     * @since 0.1.0
+     */
+    public void awaitMasterLinkUp() {
+        Poll.until(() -> withCommands(commands -> commands.info("replication")).contains("master_link_status:up"),
+                "the replica on " + this.endpoint + " to sync with its master");
     }
 
     /**
@@ -159,7 +204,7 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     /**
-     * Kills the server process at once (SIGKILL), as a crash would: no shutdown, no save. The
+     * Kills the server process at once (SIGKILL), as a crash would: no shutdown, no save. A plain
      * server can then be started again on the same port with {@link #start(int)}.
      */
     public void kill() {
@@ -171,7 +216,7 @@ public final class EmbeddedRedis implements AutoCloseable {
         ReflectionUtils.makeAccessible(field);
         Process process = (Process) ReflectionUtils.getField(field, this.server);
         if (process == null || !process.isAlive()) {
-            throw new IllegalStateException("No running redis-server on port " + this.port + " to kill");
+            throw new IllegalStateException("No running redis-server on " + this.endpoint + " to kill");
         }
         process.destroyForcibly();
         try {
@@ -184,7 +229,8 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     /**
-     * Stops the server process. Calling it again does nothing.
+     * Stops the server process and deletes the directory of its unix socket, if it has one. Calling
+     * it again does nothing.
      */
     @Override
     public void close() {
@@ -196,15 +242,10 @@ public final class EmbeddedRedis implements AutoCloseable {
         catch (IOException ex) {
             throw new UncheckedIOException("Could not stop the embedded Redis server", ex);
         }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException("Could not find a free port", ex);
+        finally {
+            if (this.directory != null) {
+                TempDirectory.delete(this.directory);
+            }
         }
     }
 

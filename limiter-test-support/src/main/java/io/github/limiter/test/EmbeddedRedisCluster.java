@@ -1,17 +1,10 @@
 package io.github.limiter.test;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import io.lettuce.core.api.sync.RedisCommands;
 
@@ -39,13 +32,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
      * @return the running cluster
      */
     public static EmbeddedRedisCluster start(int size) {
-        Path directory;
-        try {
-            directory = Files.createTempDirectory("limiter-cluster-");
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        Path directory = TempDirectory.create("limiter-cluster-");
         List<EmbeddedRedis> masters = new ArrayList<>();
         EmbeddedRedisCluster cluster = new EmbeddedRedisCluster(masters, directory);
         try {
@@ -100,21 +87,18 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
     }
 
     private void awaitOk() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            boolean ok = true;
-            for (int i = 0; i < this.masters.size() && ok; i++) {
-                String info = withNode(i, RedisCommands::clusterInfo);
-                ok = info.contains("cluster_state:ok")
-                        && info.contains("cluster_known_nodes:" + this.masters.size());
+        // the nodes gossip every 100 ms or so
+        Poll.until(this::isOk, "the embedded Redis Cluster to become ready");
+    }
+
+    private boolean isOk() {
+        for (int i = 0; i < this.masters.size(); i++) {
+            String info = withNode(i, RedisCommands::clusterInfo);
+            if (!info.contains("cluster_state:ok") || !info.contains("cluster_known_nodes:" + this.masters.size())) {
+                return false;
             }
-            if (ok) {
-                return;
-            }
-            // a bounded poll: the nodes gossip every 100 ms or so
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
         }
-        throw new IllegalStateException("The embedded Redis Cluster did not become ready within 30 s");
+        return true;
     }
 
     /**
@@ -123,12 +107,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
     @Override
     public void close() {
         this.masters.forEach(EmbeddedRedis::close);
-        try (Stream<Path> files = Files.walk(this.directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        TempDirectory.delete(this.directory);
     }
 
 }

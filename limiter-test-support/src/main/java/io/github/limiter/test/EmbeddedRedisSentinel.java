@@ -6,8 +6,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -47,7 +45,8 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
         try {
             EmbeddedRedis master = EmbeddedRedis.start();
             setUp.servers.add(master);
-            setUp.servers.add(EmbeddedRedis.startWith("replicaof 127.0.0.1 " + master.port()));
+            EmbeddedRedis replica = EmbeddedRedis.startReplicaOf(master);
+            setUp.servers.add(replica);
             for (int i = 0; i < sentinels; i++) {
                 int port = freePort();
                 RedisSentinel sentinel = RedisSentinel.newRedisSentinel()
@@ -63,8 +62,7 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
                 setUp.sentinels.add(sentinel);
                 setUp.sentinelPorts.add(port);
             }
-            setUp.await(() -> setUp.onServer(1, commands -> commands.info("replication"))
-                .contains("master_link_status:up"), "the replica to sync");
+            replica.awaitMasterLinkUp();
             for (int i = 0; i < sentinels; i++) {
                 int sentinel = i;
                 setUp.await(() -> !setUp.onSentinel(sentinel, commands -> commands.replicas(MASTER)).isEmpty(),
@@ -132,19 +130,7 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
      * @param what what is awaited, for the error
      */
     public void await(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            try {
-                if (condition.getAsBoolean()) {
-                    return;
-                }
-            }
-            catch (RuntimeException ex) {
-                // not ready yet
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-        }
-        throw new IllegalStateException("Gave up waiting for " + what);
+        Poll.until(condition, what);
     }
 
     @Override
