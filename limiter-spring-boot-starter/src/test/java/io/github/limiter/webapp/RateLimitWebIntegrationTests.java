@@ -53,11 +53,30 @@ class RateLimitWebIntegrationTests {
         assertThat(retryAfter).isBetween(1L, 60L);
         assertThat(rejected.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(rejected.body()).contains("\"status\":429")
-            .contains("\"title\":\"Too Many Requests\"")
+            .contains("\"type\":\"https://limiter.github.io/problems/rate-limit-exceeded\"")
+            .contains("\"title\":\"Rate limit exceeded\"")
             .contains("\"instance\":\"/limited\"")
+            .contains("\"limitId\":\"LimitedController.limited\"")
             .contains("\"limit\":3")
-            .contains("\"retryAfter\":" + retryAfter);
+            .contains("\"retryAfter\":" + retryAfter)
+            .contains("\"banned\":false");
         assertThat(get("/limited?user=bob").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void answersABannedKeyWithTheBannedTypeAndTheLimitThatBannedIt() throws Exception {
+        assertThat(get("/banning?user=dave").statusCode()).isEqualTo(200);
+        HttpResponse<String> banned = get("/banning?user=dave");
+        assertThat(banned.statusCode()).isEqualTo(429);
+        assertThat(banned.headers().firstValue("Retry-After")).hasValue("900");
+        assertThat(banned.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(banned.body()).contains("\"status\":429")
+            .contains("\"type\":\"https://limiter.github.io/problems/banned\"")
+            .contains("\"title\":\"Banned for exceeding a rate limit\"")
+            .contains("\"limitId\":\"bans\"")
+            .contains("\"limit\":1")
+            .contains("\"retryAfter\":900")
+            .contains("\"banned\":true");
     }
 
     @Test
@@ -109,6 +128,12 @@ class RateLimitWebIntegrationTests {
         @GetMapping("/limited")
         @RateLimit(key = "#user", window = "60s", max = 3)
         public String limited(@RequestParam String user) {
+            return "hello " + user;
+        }
+
+        @GetMapping("/banning")
+        @RateLimit(name = "bans", key = "#user", window = "60s", max = 1, banFor = "15m")
+        public String banning(@RequestParam String user) {
             return "hello " + user;
         }
 

@@ -71,7 +71,7 @@ class TiersIntegrationTests {
         HttpResponse<String> banning = read(user);
         assertThat(banning.statusCode()).isEqualTo(403);
         assertThat(banning.headers().firstValue("Retry-After")).hasValue("900");
-        assertThat(banning.body()).contains("\"title\":\"Banned\"").contains("\"banned\":true");
+        assertThat(banning.body()).contains("\"type\":\"https://limiter.github.io/problems/banned\"").contains("\"banned\":true");
         assertThat(this.events.bans).containsExactly(new RateLimitBanEvent("reads", user, Duration.ofMinutes(15)));
 
         assertThat(read(user).statusCode()).isEqualTo(403);

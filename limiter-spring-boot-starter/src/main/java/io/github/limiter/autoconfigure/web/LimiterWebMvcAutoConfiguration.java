@@ -17,8 +17,9 @@ import org.springframework.web.servlet.DispatcherServlet;
 /**
  * Answers {@link RateLimitExceededException} in servlet web applications with HTTP 429 (or
  * {@code limiter.web.ban-status} for banned keys), a {@code Retry-After} header and an RFC 9457
- * problem detail, unless the application handles the exception itself; and adds rate-limit headers
- * ({@code limiter.web.headers}) to the responses of limited endpoints.
+ * problem detail typed by {@link RateLimitProblemTypes} (under
+ * {@code limiter.web.problem-type-base}), unless the application handles the exception itself; and
+ * adds rate-limit headers ({@code limiter.web.headers}) to the responses of limited endpoints.
  *
  * @since 0.1.0
  */
@@ -32,8 +33,9 @@ public final class LimiterWebMvcAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitExceptionHandler rateLimitExceptionHandler(LimiterProperties properties) {
-        return new RateLimitExceptionHandler(HttpStatusCode.valueOf(properties.getWeb().getBanStatus()),
-                properties.getWeb().getHeaders());
+        LimiterProperties.Web web = properties.getWeb();
+        return new RateLimitExceptionHandler(HttpStatusCode.valueOf(web.getBanStatus()), web.getHeaders(),
+                web.getProblemTypeBase());
     }
 
     @Bean

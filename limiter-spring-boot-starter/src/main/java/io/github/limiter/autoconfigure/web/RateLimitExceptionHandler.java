@@ -1,9 +1,11 @@
 package io.github.limiter.autoconfigure.web;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
-import io.github.limiter.Decision;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
 
@@ -18,7 +20,9 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Answers a call over its limit with 429, or a banned key's call with the configured ban status.
+ * Answers a call over its limit with 429, or a banned key's call with the configured ban status,
+ * and a problem detail whose {@code type} names the kind of refusal (see
+ * {@link RateLimitProblemTypes}) and whose {@code limitId} names the limit that refused it.
  * Ordered last, so any handler of the application's own (in the controller or in an advice) wins.
  */
 @RestControllerAdvice
@@ -29,43 +33,79 @@ class RateLimitExceptionHandler {
 
     private final Headers headers;
 
-    RateLimitExceptionHandler(HttpStatusCode banStatus, Headers headers) {
+    private final Map<Refusal, URI> types = new EnumMap<>(Refusal.class);
+
+    RateLimitExceptionHandler(HttpStatusCode banStatus, Headers headers, URI problemTypeBase) {
         this.banStatus = banStatus;
         this.headers = headers;
+        for (Refusal refusal : Refusal.values()) {
+            this.types.put(refusal, RateLimitProblemTypes.under(problemTypeBase, refusal.slug));
+        }
     }
 
     @ExceptionHandler(RateLimitExceededException.class)
     ResponseEntity<ProblemDetail> handle(RateLimitExceededException ex) {
+        Refusal refusal = Refusal.of(ex);
         long retryAfterSeconds = retryAfterSeconds(ex.getRetryAfter());
-        HttpStatusCode status = ex.isFailure() ? HttpStatus.SERVICE_UNAVAILABLE
-                : ex.isBanned() ? this.banStatus : HttpStatus.TOO_MANY_REQUESTS;
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail(ex, retryAfterSeconds));
-        problem.setTitle(ex.isFailure() ? "Service Unavailable" : ex.isBanned() ? "Banned" : "Too Many Requests");
+        HttpStatusCode status = switch (refusal) {
+            case RATE_LIMIT_EXCEEDED -> HttpStatus.TOO_MANY_REQUESTS;
+            case BANNED -> this.banStatus;
+            case LIMITER_UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
+        };
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail(refusal, ex, retryAfterSeconds));
+        problem.setType(this.types.get(refusal));
+        // With a type set, RFC 9457 lets the title describe the type rather than repeat the status phrase.
+        problem.setTitle(refusal.title);
+        problem.setProperty("limitId", ex.getLimitId());
         problem.setProperty("limit", ex.getLimit());
         problem.setProperty("retryAfter", retryAfterSeconds);
         problem.setProperty("banned", ex.isBanned());
         HttpHeaders responseHeaders = new HttpHeaders();
-        Decision decision = ex.getDecision();
-        RateLimitHeaders.of(this.headers, List.of(), List.of(), decision).forEach(responseHeaders::set);
+        RateLimitHeaders.of(this.headers, List.of(), List.of(), ex.getDecision()).forEach(responseHeaders::set);
         responseHeaders.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         return ResponseEntity.status(status).headers(responseHeaders).body(problem);
     }
 
-    private static String detail(RateLimitExceededException ex, long retryAfterSeconds) {
-        if (ex.isFailure()) {
-            return "The rate limiter cannot decide right now. Retry after " + retryAfterSeconds + " seconds.";
-        }
-        return ex.isBanned()
-                ? "Banned for going past " + ex.getLimit() + " calls per window. Retry after " + retryAfterSeconds
-                        + " seconds."
-                : "Rate limit exceeded: at most " + ex.getLimit() + " calls per window. Retry after "
-                        + retryAfterSeconds + " seconds.";
+    private static String detail(Refusal refusal, RateLimitExceededException ex, long retryAfterSeconds) {
+        String retry = " Retry after " + retryAfterSeconds + " seconds.";
+        return switch (refusal) {
+            case RATE_LIMIT_EXCEEDED -> "Rate limit exceeded: at most " + ex.getLimit() + " calls per window." + retry;
+            case BANNED -> "Banned for going past " + ex.getLimit() + " calls per window." + retry;
+            case LIMITER_UNAVAILABLE -> "The rate limiter cannot decide right now." + retry;
+        };
     }
 
     /** Whole seconds, rounded up so a client that waits that long is allowed, and at least 1. */
     static long retryAfterSeconds(Duration retryAfter) {
         long millis = retryAfter.toMillis();
         return Math.max(1, (millis + 999) / 1000);
+    }
+
+    /** The kinds of refusal, each with its own problem type. */
+    private enum Refusal {
+
+        RATE_LIMIT_EXCEEDED(RateLimitProblemTypes.RATE_LIMIT_EXCEEDED_SLUG, "Rate limit exceeded"),
+
+        BANNED(RateLimitProblemTypes.BANNED_SLUG, "Banned for exceeding a rate limit"),
+
+        LIMITER_UNAVAILABLE(RateLimitProblemTypes.LIMITER_UNAVAILABLE_SLUG, "Rate limiter unavailable");
+
+        private final String slug;
+
+        private final String title;
+
+        Refusal(String slug, String title) {
+            this.slug = slug;
+            this.title = title;
+        }
+
+        static Refusal of(RateLimitExceededException ex) {
+            if (ex.isFailure()) {
+                return LIMITER_UNAVAILABLE;
+            }
+            return ex.isBanned() ? BANNED : RATE_LIMIT_EXCEEDED;
+        }
+
     }
 
 }

@@ -1,5 +1,10 @@
 package io.github.limiter.autoconfigure.web;
 
+import java.net.URI;
+import java.time.Duration;
+
+import io.github.limiter.Decision;
+import io.github.limiter.RateLimitExceededException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -8,6 +13,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.ProblemDetail;
 import org.springframework.web.servlet.DispatcherServlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,12 +55,45 @@ class LimiterWebMvcAutoConfigurationTests {
     }
 
     @Test
+    void typesProblemsUnderTheConfiguredBase() {
+        this.runner.withPropertyValues("limiter.web.problem-type-base=https://example.com/docs/problems/")
+            .run(context -> {
+                RateLimitExceptionHandler handler = context.getBean(RateLimitExceptionHandler.class);
+                ProblemDetail problem = handler.handle(new RateLimitExceededException(new Decision("answers", "alice",
+                        Decision.Outcome.REJECTED, 20, 20, 0, Duration.ofSeconds(30), Duration.ofSeconds(30), false,
+                        false, false)))
+                    .getBody();
+                assertThat(problem.getType())
+                    .isEqualTo(URI.create("https://example.com/docs/problems/rate-limit-exceeded"));
+            });
+    }
+
+    @Test
+    void failsToStartWithAProblemTypeBaseNotEndingWithASlash() {
+        assertStartupFailsWithProblemTypeBase("https://example.com/problems");
+    }
+
+    @Test
+    void failsToStartWithARelativeProblemTypeBase() {
+        assertStartupFailsWithProblemTypeBase("problems/");
+    }
+
+    @Test
     void roundsRetryAfterUpToWholeSecondsAndAtLeastOne() {
-        assertThat(RateLimitExceptionHandler.retryAfterSeconds(java.time.Duration.ZERO)).isEqualTo(1);
-        assertThat(RateLimitExceptionHandler.retryAfterSeconds(java.time.Duration.ofMillis(1))).isEqualTo(1);
-        assertThat(RateLimitExceptionHandler.retryAfterSeconds(java.time.Duration.ofMillis(1000))).isEqualTo(1);
-        assertThat(RateLimitExceptionHandler.retryAfterSeconds(java.time.Duration.ofMillis(1001))).isEqualTo(2);
-        assertThat(RateLimitExceptionHandler.retryAfterSeconds(java.time.Duration.ofSeconds(59))).isEqualTo(59);
+        assertThat(RateLimitExceptionHandler.retryAfterSeconds(Duration.ZERO)).isEqualTo(1);
+        assertThat(RateLimitExceptionHandler.retryAfterSeconds(Duration.ofMillis(1))).isEqualTo(1);
+        assertThat(RateLimitExceptionHandler.retryAfterSeconds(Duration.ofMillis(1000))).isEqualTo(1);
+        assertThat(RateLimitExceptionHandler.retryAfterSeconds(Duration.ofMillis(1001))).isEqualTo(2);
+        assertThat(RateLimitExceptionHandler.retryAfterSeconds(Duration.ofSeconds(59))).isEqualTo(59);
+    }
+
+    private void assertStartupFailsWithProblemTypeBase(String base) {
+        this.runner.withPropertyValues("limiter.web.problem-type-base=" + base).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause()
+                .hasMessage("limiter.web.problem-type-base '" + base
+                        + "' must be an absolute URI ending with '/', such as 'https://example.com/problems/'");
+        });
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -63,7 +102,8 @@ class LimiterWebMvcAutoConfigurationTests {
         @Bean
         RateLimitExceptionHandler myHandler() {
             return new RateLimitExceptionHandler(org.springframework.http.HttpStatus.FORBIDDEN,
-                    io.github.limiter.autoconfigure.LimiterProperties.Web.Headers.BOTH);
+                    io.github.limiter.autoconfigure.LimiterProperties.Web.Headers.BOTH,
+                    RateLimitProblemTypes.DEFAULT_BASE);
         }
 
     }
