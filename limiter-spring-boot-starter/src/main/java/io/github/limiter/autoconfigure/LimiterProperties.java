@@ -172,14 +172,19 @@ public class LimiterProperties implements Validator {
                         + " = '" + problem.value() + "' " + problem.message());
             }
         });
-        Duration timeout = properties.redis.timeout;
-        if (timeout.isZero() || timeout.isNegative()) {
-            errors.reject("limiter.redis.timeout", "limiter.redis.timeout = '" + timeout + "' must be positive");
-        }
+        rejectUnlessPositive(errors, "limiter.redis.timeout", properties.redis.timeout);
+        rejectUnlessPositive(errors, "limiter.redis.connect-timeout", properties.redis.connectTimeout);
+        rejectUnlessPositive(errors, "limiter.redis.max-reconnect-delay", properties.redis.maxReconnectDelay);
         int banStatus = properties.web.banStatus;
         if (banStatus < 400 || banStatus > 599) {
             errors.reject("limiter.web.ban-status",
                     "limiter.web.ban-status = '" + banStatus + "' must be an HTTP error status (400 to 599)");
+        }
+    }
+
+    private static void rejectUnlessPositive(Errors errors, String property, Duration value) {
+        if (value.isZero() || value.isNegative()) {
+            errors.reject(property, property + " = '" + value + "' must be positive");
         }
     }
 
@@ -352,11 +357,26 @@ public class LimiterProperties implements Validator {
     public static class Redis {
 
         /**
-         * Longest a decision may wait for Redis, connecting included; past it, the call follows its
-         * on-failure setting. Lettuce's own default (60s) would let a slow Redis stall every
-         * limited call.
+         * Longest a decision, or any other command of the limiter, may wait for Redis; past it, the
+         * call follows its on-failure setting. Lettuce's own default (60s) would let a slow Redis
+         * stall every limited call.
          */
         private Duration timeout = Duration.ofMillis(100);
+
+        /**
+         * Longest the limiter waits to open a connection to Redis, the TLS and protocol handshake
+         * included. Longer than the command timeout so that a loaded host still connects; calls
+         * made before the first connection is open follow their on-failure setting at once.
+         */
+        private Duration connectTimeout = Duration.ofSeconds(2);
+
+        /**
+         * Longest wait between two attempts to reconnect after Redis went away (Lettuce's own
+         * back-off grows to 30s), and between two attempts to subscribe to unbans and resets from
+         * other instances. Decisions are exact again at most about this long after Redis accepts
+         * connections again.
+         */
+        private Duration maxReconnectDelay = Duration.ofSeconds(1);
 
         /**
          * What limited calls do when Redis cannot decide: allow (the default: a Redis outage does
@@ -384,6 +404,38 @@ public class LimiterProperties implements Validator {
          */
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+
+        /**
+         * Returns the connect timeout.
+         * @return the longest wait to open a connection
+         */
+        public Duration getConnectTimeout() {
+            return this.connectTimeout;
+        }
+
+        /**
+         * Sets the connect timeout.
+         * @param connectTimeout the longest wait to open a connection
+         */
+        public void setConnectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+        }
+
+        /**
+         * Returns the longest wait between reconnection attempts.
+         * @return the longest reconnect delay
+         */
+        public Duration getMaxReconnectDelay() {
+            return this.maxReconnectDelay;
+        }
+
+        /**
+         * Sets the longest wait between reconnection attempts.
+         * @param maxReconnectDelay the longest reconnect delay
+         */
+        public void setMaxReconnectDelay(Duration maxReconnectDelay) {
+            this.maxReconnectDelay = maxReconnectDelay;
         }
 
         /**
@@ -511,6 +563,13 @@ public class LimiterProperties implements Validator {
         private Headers headers = Headers.BOTH;
 
         /**
+         * Base URI of the problem types of refused calls, which end in rate-limit-exceeded, banned
+         * or limiter-unavailable. Point it at your own documentation of them; it must be absolute
+         * and end with '/'. Defaults to https://limiter.github.io/problems/.
+         */
+        private java.net.URI problemTypeBase = java.net.URI.create("https://limiter.github.io/problems/");
+
+        /**
          * Returns the status for banned calls.
          * @return the HTTP status code
          */
@@ -540,6 +599,29 @@ public class LimiterProperties implements Validator {
          */
         public void setHeaders(Headers headers) {
             this.headers = headers;
+        }
+
+        /**
+         * Returns the base URI of the problem types of refused calls.
+         * @return an absolute URI ending with {@code '/'}
+         */
+        public java.net.URI getProblemTypeBase() {
+            return this.problemTypeBase;
+        }
+
+        /**
+         * Sets the base URI of the problem types of refused calls.
+         * @param problemTypeBase an absolute URI ending with {@code '/'}, such as
+         * {@code https://example.com/problems/}
+         * @throws IllegalArgumentException if it is relative or does not end with {@code '/'}
+         */
+        public void setProblemTypeBase(java.net.URI problemTypeBase) {
+            // The slug is appended, so without the '/' it would run into the last path segment.
+            if (!problemTypeBase.isAbsolute() || !problemTypeBase.toString().endsWith("/")) {
+                throw new IllegalArgumentException("limiter.web.problem-type-base '" + problemTypeBase
+                        + "' must be an absolute URI ending with '/', such as 'https://example.com/problems/'");
+            }
+            this.problemTypeBase = problemTypeBase;
         }
 
         /**

@@ -4,7 +4,6 @@ import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.DecisionEvents;
 import io.github.limiter.redis.LocalRefusals;
-import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
 
@@ -13,14 +12,14 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 
 /**
  * The Redis-backed {@link RateLimiter}, on a connection of its own to the Redis of the
@@ -36,8 +35,10 @@ class RedisRateLimiterConfiguration {
 
     @Bean
     LimiterRedisConnection limiterRedisConnection(RedisConnectionFactory connectionFactory,
-            LimiterProperties properties) {
-        return new LimiterRedisConnection(connectionFactory, properties.getRedis());
+            LimiterProperties properties, ObjectProvider<DataRedisConnectionDetails> connectionDetails,
+            ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica) {
+        return new LimiterRedisConnection(connectionFactory, connectionDetails.getIfAvailable(),
+                masterReplica.getIfAvailable(), properties.getRedis());
     }
 
     // Declared as RedisRateLimiter so that conditions on it (the health indicator) see it, backing
@@ -55,31 +56,25 @@ class RedisRateLimiterConfiguration {
                 listeners.orderedStream().toList(), localRefusals);
     }
 
-    /** Hears unbans and resets from every instance, to forget keys refused from memory. */
-    @Bean(destroyMethod = "close")
-    @ConditionalOnBooleanProperty(name = "limiter.local-cache.enabled", matchIfMissing = true)
-    LocalRefusalsSubscription limiterLocalRefusalsSubscription(LimiterRedisConnection connection,
-            ObjectProvider<RateLimiter> rateLimiter) {
-        return (rateLimiter.getIfUnique() instanceof RedisRateLimiter redis)
-                ? new LocalRefusalsSubscription(connection.connectionFactory(), redis) : LocalRefusalsSubscription.none();
-    }
-
     /**
-     * Checks the Redis version once the application's beans are ready: a Redis older than 5.0 fails
-     * the start with a clear message; an unreachable one is logged, and limited calls follow their
-     * on-failure setting until it is reachable.
+     * Opens the limiter's first connection and checks the Redis version once the application's
+     * beans are ready. A Redis older than 5.0 fails the start with a clear message; one that cannot
+     * be reached within the connect timeout is logged, the application starts, and limited calls
+     * follow their on-failure setting until the connection opens in the background (the version is
+     * checked then).
      */
     @Bean
-    static SmartInitializingSingleton limiterRedisVersionCheck(ObjectProvider<RateLimiter> rateLimiter) {
+    static SmartInitializingSingleton limiterRedisVersionCheck(ObjectProvider<LimiterRedisConnection> connection,
+            ObjectProvider<RateLimiter> rateLimiter) {
         return () -> {
-            if (rateLimiter.getIfUnique() instanceof RedisRateLimiter redis) {
-                try {
-                    logger.debug("Rate limiting uses Redis " + redis.check());
+            Runnable check = () -> {
+                if (rateLimiter.getIfUnique() instanceof RedisRateLimiter redis) {
+                    logger.info("Rate limiting uses Redis " + redis.check());
                 }
-                catch (DataAccessException ex) {
-                    logger.warn("Rate limiting cannot reach Redis at start-up (" + ex.getMessage()
-                            + "); limited calls follow limiter.redis.on-failure until it can");
-                }
+            };
+            if (!connection.getObject().connect(check)) {
+                logger.warn("Rate limiting cannot reach Redis at start-up; limited calls follow "
+                        + "limiter.redis.on-failure until it connects, which it keeps trying in the background");
             }
         };
     }

@@ -3,6 +3,7 @@ package io.github.limiter.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
@@ -132,6 +133,12 @@ class LimiterAutoConfigurationTests {
         try (EmbeddedRedis own = EmbeddedRedis.start()) {
             this.runner.withPropertyValues("spring.data.redis.port=" + own.port()).run(context -> {
                 assertThat(context).hasSingleBean(LocalRefusalsSubscription.class);
+                LocalRefusalsSubscription subscription = context.getBean(LocalRefusalsSubscription.class);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!subscription.isSubscribed() && System.nanoTime() - deadline < 0) {
+                    Thread.onSpinWait();
+                }
+                assertThat(subscription.isSubscribed()).as("subscribed to unbans and resets").isTrue();
                 RateLimiter limiter = context.getBean(RateLimiter.class);
                 limiter.tryAcquire("cached", "k", banning);
                 limiter.tryAcquire("cached", "k", banning);

@@ -1,8 +1,10 @@
 package io.github.limiter.autoconfigure.health;
 
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -25,8 +27,9 @@ public final class LimiterHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "limiterHealthIndicator")
-    LimiterHealthIndicator limiterHealthIndicator(RedisRateLimiter rateLimiter) {
-        return new LimiterHealthIndicator(rateLimiter);
+    LimiterHealthIndicator limiterHealthIndicator(RedisRateLimiter rateLimiter,
+            ObjectProvider<LocalRefusalsSubscription> subscription) {
+        return new LimiterHealthIndicator(rateLimiter, subscription);
     }
 
 }

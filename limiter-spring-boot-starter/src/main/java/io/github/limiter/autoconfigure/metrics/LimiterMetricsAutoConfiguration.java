@@ -1,8 +1,12 @@
 package io.github.limiter.autoconfigure.metrics;
 
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.redis.LocalRefusalsSubscription;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -30,6 +34,19 @@ public final class LimiterMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     RateLimitMetrics rateLimitMetrics(MeterRegistry registry) {
         return new RateLimitMetrics(registry);
+    }
+
+    /**
+     * {@code limiter.invalidations.subscribed}: 1 while unbans and resets from other instances reach
+     * this one, 0 while they do not (keys are then not refused from memory). Bound once every
+     * singleton exists, so only where there is a subscription.
+     */
+    @Bean
+    MeterBinder limiterInvalidationsMeter(ObjectProvider<LocalRefusalsSubscription> subscription) {
+        return registry -> subscription.ifAvailable(available -> Gauge
+            .builder("limiter.invalidations.subscribed", available, it -> it.isSubscribed() ? 1 : 0)
+            .description("Whether unbans and resets from other instances reach this one (1) or not (0)")
+            .register(registry));
     }
 
 }

@@ -26,7 +26,7 @@ class LimiterHealthAutoConfigurationTests {
         this.runner.withPropertyValues("spring.data.redis.port=" + redis.port()).run(context -> {
             Health health = context.getBean("limiterHealthIndicator", HealthIndicator.class).health();
             assertThat(health.getStatus()).isEqualTo(Status.UP);
-            assertThat(health.getDetails()).containsEntry("scripts", "loaded").containsKey("redisVersion");
+            assertThat(health.getDetails()).containsKey("redisVersion");
         });
     }
 

@@ -1,0 +1,53 @@
+package io.github.limiter.autoconfigure;
+
+import io.github.limiter.redis.LocalRefusalsSubscription;
+import io.github.limiter.redis.RedisRateLimiter;
+
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+
+/**
+ * Keeps every instance subscribed to the unbans and resets of the others, so that keys refused from
+ * memory are forgotten everywhere at once: a listener container on the limiter's connection, and
+ * the subscription that starts it, retries until it is subscribed, and reports its state.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBean(RedisRateLimiter.class)
+@ConditionalOnBooleanProperty(name = "limiter.local-cache.enabled", matchIfMissing = true)
+class InvalidationConfiguration {
+
+    static final String CONTAINER = "limiterInvalidationListenerContainer";
+
+    /**
+     * Not a default candidate, so that an application's own listener container, injected by type,
+     * stays the only one. The subscription starts it: as a plain lifecycle bean, a Redis that is
+     * down would fail the application's start, and a failed start would never be tried again.
+     */
+    @Bean(name = CONTAINER, defaultCandidate = false)
+    RedisMessageListenerContainer limiterInvalidationListenerContainer(LimiterRedisConnection connection,
+            LimiterProperties properties) {
+        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+        container.setConnectionFactory(connection.connectionFactory());
+        container.setAutoStartup(false);
+        container.setRecoveryBackoff(LimiterRedisConnection.reconnectBackOff(properties.getRedis()));
+        LimiterProperties.Redis redis = properties.getRedis();
+        container.setMaxSubscriptionRegistrationWaitingTime(
+                redis.getConnectTimeout().toMillis() + redis.getTimeout().toMillis());
+        return container;
+    }
+
+    @Bean
+    LocalRefusalsSubscription limiterLocalRefusalsSubscription(
+            @Qualifier(CONTAINER) RedisMessageListenerContainer container, RedisRateLimiter rateLimiter,
+            LimiterRedisConnection connection, LimiterProperties properties) {
+        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, rateLimiter,
+                LimiterRedisConnection.reconnectBackOff(properties.getRedis()));
+        connection.onPubSubConnectionLost(subscription::connectionLost);
+        return subscription;
+    }
+
+}

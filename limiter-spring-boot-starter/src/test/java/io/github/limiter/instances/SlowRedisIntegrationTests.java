@@ -1,0 +1,118 @@
+package io.github.limiter.instances;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import io.github.limiter.test.EmbeddedRedis;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static io.github.limiter.instances.Instance.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A busy host and a slow Redis: a slow first connection costs neither the start nor the
+ * subscription, and the health probe is cheap, survives one slow command, and logs each change of
+ * state once.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class SlowRedisIntegrationTests {
+
+    private final String prefix = "slow-" + UUID.randomUUID() + ":";
+
+    @Test
+    void aSlowFirstConnectionCostsNeitherTheStartNorTheSubscription(CapturedOutput output) {
+        try (EmbeddedRedis redis = EmbeddedRedis.start();
+                // Redis answers nothing for 0.8 s as the limiter connects: far past the 100 ms
+                // command timeout, within connecting's 2 s
+                Instance instance = Instance.start(redis.port(), this.prefix, "test.freeze-redis=0.8")) {
+            assertThat(output.getOut()).as("connected during the start").contains("Rate limiting uses Redis ")
+                .doesNotContain("cannot reach Redis at start-up");
+            assertThat(instance.limiter().tryAcquire("first", "k", 5, Duration.ofMinutes(1)).remaining())
+                .as("the first decision is exact").isEqualTo(4);
+            await(Duration.ofSeconds(5), "subscribed", instance::subscribed);
+        }
+    }
+
+    @Test
+    void theHealthProbeIsOnePingThatOneSlowCommandDoesNotFail(CapturedOutput output) {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(); Instance instance = Instance.start(redis.port(), this.prefix)) {
+            assertThat(instance.health()).isEqualTo(Status.UP);
+            Map<String, Long> before = commandCalls(redis);
+            for (int probe = 0; probe < 20; probe++) {
+                assertThat(instance.health()).isEqualTo(Status.UP);
+            }
+            Map<String, Long> after = commandCalls(redis);
+            assertThat(after.get("ping") - before.get("ping")).as("PINGs for 20 probes").isEqualTo(20);
+            // the one INFO is the test's own first reading
+            assertThat(after.get("info") - before.get("info")).as("INFO for 20 probes").isEqualTo(1);
+            assertThat(after.getOrDefault("script", 0L) - before.getOrDefault("script", 0L))
+                .as("SCRIPT LOAD for 20 probes").isZero();
+
+            try (Freeze freeze = Freeze.of(redis, 0.15)) {
+                // the first PING times out after 100 ms; the second is answered when Redis wakes
+                assertThat(instance.health()).as("one slow command").isEqualTo(Status.UP);
+            }
+            assertThat(output.getOut()).doesNotContain("Rate limiting's Redis is DOWN");
+
+            redis.close();
+            for (int probe = 0; probe < 5; probe++) {
+                assertThat(instance.health()).isEqualTo(Status.DOWN);
+            }
+            EmbeddedRedis.start(redis.port()).close();
+            assertThat(output.getOut().lines().filter(line -> line.contains("Rate limiting's Redis is DOWN")))
+                .as("logged once for 5 failed probes").hasSize(1);
+        }
+    }
+
+    /** How many times Redis ran each command, by its lower-case name. */
+    private static Map<String, Long> commandCalls(EmbeddedRedis redis) {
+        String stats = redis.withCommands(commands -> commands.info("commandstats"));
+        Map<String, Long> calls = new HashMap<>();
+        stats.lines().filter(line -> line.startsWith("cmdstat_")).forEach(line -> calls.put(
+                line.substring("cmdstat_".length(), line.indexOf(':')),
+                Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*$", "$1"))));
+        return calls;
+    }
+
+    /** Redis does nothing else for a while ({@code DEBUG SLEEP}), as on a busy host; closing waits it out. */
+    record Freeze(RedisClient client, StatefulRedisConnection<String, String> connection) implements AutoCloseable {
+
+        static Freeze of(EmbeddedRedis redis, double seconds) {
+            return of(redis.host(), redis.port(), seconds);
+        }
+
+        /** Starts the sleep; it ends by itself, and the connection with the JVM if never closed. */
+        static Freeze of(String host, int port, double seconds) {
+            RedisClient client = RedisClient.create(RedisURI.create(host, port));
+            StatefulRedisConnection<String, String> connection = client.connect();
+            connection.async()
+                .dispatch(CommandType.DEBUG, new StatusOutput<>(StringCodec.UTF8),
+                        new CommandArgs<>(StringCodec.UTF8).add("SLEEP").add(Double.toString(seconds)));
+            return new Freeze(client, connection);
+        }
+
+        @Override
+        public void close() {
+            // a PING answered means the sleep is over
+            this.connection.sync().ping();
+            this.connection.close();
+            this.client.shutdown();
+        }
+
+    }
+
+}
