@@ -92,8 +92,8 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
             long wait = backOff.nextBackOff();
             if (this.failing.compareAndSet(false, true)) {
                 logger.warn("Rate limiting cannot subscribe to unbans and resets from other instances yet ("
-                        + ex.getMessage() + "); until it can, it remembers no refused key. Retrying every "
-                        + wait + " ms");
+                        + ex.getMessage() + "); until it can, it remembers no refused key. Next attempt in "
+                        + wait + " ms, and on until it can");
             }
             if (wait != BackOffExecution.STOP && !starter.isShutdown()) {
                 starter.schedule(() -> attempt(starter, backOff), wait, TimeUnit.MILLISECONDS);

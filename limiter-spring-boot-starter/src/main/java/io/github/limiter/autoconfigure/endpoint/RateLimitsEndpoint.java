@@ -22,6 +22,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.dao.DataAccessException;
 
 /**
  * The {@code ratelimits} actuator endpoint: every limit and policy with its configuration and the
@@ -73,7 +74,17 @@ public class RateLimitsEndpoint {
             .forEach((name, policy) -> policies.put(name, new PolicyEntry(name(policy.getAlgorithm()),
                     text(policy.getWindow()), policy.getMax(), policy.getAlertAt(), text(policy.getBanFor()),
                     name(policy.getMode()))));
-        return new Report(limits.stream().map(LimitEntry::of).toList(), policies, recent(limits));
+        List<RecentEvents.Event> recent;
+        String recentUnavailable = null;
+        try {
+            recent = recent(limits);
+        }
+        catch (DataAccessException ex) {
+            // the limits and policies are this instance's own: still worth showing while Redis is away
+            recent = List.of();
+            recentUnavailable = "Redis cannot be read: " + ex.getMessage();
+        }
+        return new Report(limits.stream().map(LimitEntry::of).toList(), policies, recent, recentUnavailable);
     }
 
     /**
@@ -148,10 +159,12 @@ public class RateLimitsEndpoint {
      *
      * @param limits every limit of the application
      * @param policies the configured policies, by name
-     * @param recent the latest alerts and bans from every instance, newest first
+     * @param recent the latest alerts and bans from every instance, newest first; empty while Redis
+     * cannot be read
+     * @param recentUnavailable why the recent alerts and bans could not be read, or {@code null}
      */
     public record Report(List<LimitEntry> limits, Map<String, PolicyEntry> policies,
-            List<RecentEvents.Event> recent) {
+            List<RecentEvents.Event> recent, @Nullable String recentUnavailable) {
     }
 
     /**
