@@ -21,6 +21,11 @@ import java.util.List;
  * <p>Limit ids are not blank and have no {@code '{'}, {@code '}'}, {@code ':'} or whitespace.
  * A key is any string; the empty string is one key shared by every caller.
  *
+ * <p>The admin operations ({@link #state}, {@link #banTimeLeft}, {@link #isBanned}, {@link #unban},
+ * {@link #reset}) never guess: while the Redis-backed limiter cannot reach Redis, they fail within
+ * its timeout with the {@link org.springframework.dao.DataAccessException} of the failure, and the
+ * caller decides what an outage means (a login check may follow the limit's on-failure setting).
+ *
  * @since 0.1.0
  */
 public interface RateLimiter {
