@@ -124,7 +124,8 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
         changeTo(false);
     }
 
-    private void changeTo(boolean subscribed) {
+    // synchronized: a lost connection (Netty thread) and a new subscription must apply in order
+    private synchronized void changeTo(boolean subscribed) {
         if (this.subscribed.getAndSet(subscribed) == subscribed) {
             return;
         }

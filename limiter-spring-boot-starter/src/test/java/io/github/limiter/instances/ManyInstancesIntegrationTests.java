@@ -1,7 +1,6 @@
 package io.github.limiter.instances;
 
 import java.time.Duration;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -143,17 +142,7 @@ class ManyInstancesIntegrationTests {
     }
 
     private static long scriptCalls(EmbeddedRedis redis) {
-        return redis.withCommands(commands -> {
-            Properties stats = new Properties();
-            commands.info("commandstats").lines().forEach(line -> {
-                int colon = line.indexOf(':');
-                if (colon > 0) {
-                    stats.setProperty(line.substring(0, colon), line.substring(colon + 1));
-                }
-            });
-            String evalsha = stats.getProperty("cmdstat_evalsha", "calls=0,");
-            return Long.parseLong(evalsha.replaceAll("^calls=(\\d+),.*$", "$1"));
-        });
+        return redis.commandCalls().getOrDefault("evalsha", 0L);
     }
 
     private static int reservedPort() {

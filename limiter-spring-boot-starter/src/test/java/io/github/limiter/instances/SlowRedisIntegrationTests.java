@@ -1,7 +1,6 @@
 package io.github.limiter.instances;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -51,11 +50,11 @@ class SlowRedisIntegrationTests {
     void theHealthProbeIsOnePingThatOneSlowCommandDoesNotFail(CapturedOutput output) {
         try (EmbeddedRedis redis = EmbeddedRedis.start(); Instance instance = Instance.start(redis.port(), this.prefix)) {
             assertThat(instance.health()).isEqualTo(Status.UP);
-            Map<String, Long> before = commandCalls(redis);
+            Map<String, Long> before = redis.commandCalls();
             for (int probe = 0; probe < 20; probe++) {
                 assertThat(instance.health()).isEqualTo(Status.UP);
             }
-            Map<String, Long> after = commandCalls(redis);
+            Map<String, Long> after = redis.commandCalls();
             assertThat(after.get("ping") - before.get("ping")).as("PINGs for 20 probes").isEqualTo(20);
             // the one INFO is the test's own first reading
             assertThat(after.get("info") - before.get("info")).as("INFO for 20 probes").isEqualTo(1);
@@ -76,16 +75,6 @@ class SlowRedisIntegrationTests {
             assertThat(output.getOut().lines().filter(line -> line.contains("Rate limiting's Redis is DOWN")))
                 .as("logged once for 5 failed probes").hasSize(1);
         }
-    }
-
-    /** How many times Redis ran each command, by its lower-case name. */
-    private static Map<String, Long> commandCalls(EmbeddedRedis redis) {
-        String stats = redis.withCommands(commands -> commands.info("commandstats"));
-        Map<String, Long> calls = new HashMap<>();
-        stats.lines().filter(line -> line.startsWith("cmdstat_")).forEach(line -> calls.put(
-                line.substring("cmdstat_".length(), line.indexOf(':')),
-                Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*$", "$1"))));
-        return calls;
     }
 
     /** Redis does nothing else for a while ({@code DEBUG SLEEP}), as on a busy host; closing waits it out. */

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Function;
 
 import io.lettuce.core.api.sync.RedisCommands;
@@ -172,6 +174,21 @@ public final class EmbeddedRedis implements AutoCloseable {
      */
     public LettuceConnectionFactory newConnectionFactory() {
         return this.endpoint.newConnectionFactory();
+    }
+
+    /**
+     * Returns how many times the server has run each command, from its own statistics
+     * ({@code INFO commandstats}); the reading itself counts as one {@code info} after it.
+     * @return the calls by lower-case command name, such as {@code evalsha} or {@code ping}
+     */
+    public Map<String, Long> commandCalls() {
+        String stats = withCommands(commands -> commands.info("commandstats"));
+        Map<String, Long> calls = new HashMap<>();
+        stats.lines()
+            .filter(line -> line.startsWith("cmdstat_"))
+            .forEach(line -> calls.put(line.substring("cmdstat_".length(), line.indexOf(':')),
+                    Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*$", "$1"))));
+        return calls;
     }
 
     /**
