@@ -31,7 +31,7 @@ class InvalidationConfiguration {
     RedisMessageListenerContainer limiterInvalidationListenerContainer(LimiterRedisConnection connection,
             LimiterProperties properties) {
         RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-        container.setConnectionFactory(connection.connectionFactory());
+        container.setConnectionFactory(connection.subscriptionConnectionFactory());
         container.setAutoStartup(false);
         container.setRecoveryBackoff(LimiterRedisConnection.reconnectBackOff(properties.getRedis()));
         LimiterProperties.Redis redis = properties.getRedis();

@@ -21,6 +21,7 @@ import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -44,6 +45,9 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private final RedisConnectionFactory connectionFactory;
 
+    // Spring Data has no Pub/Sub over a static master/replica connection: subscribe to one node
+    private final @Nullable LettuceConnectionFactory subscriptionFactory;
+
     private final @Nullable ClientResources resources;
 
     private final LimiterProperties.Redis properties;
@@ -61,11 +65,12 @@ final class LimiterRedisConnection implements DisposableBean {
             RedisConfiguration servers = LimiterLettuceConfiguration.servers(lettuce, details, masterReplica);
             this.resources = LimiterLettuceConfiguration.resources(
                     lettuce.getClientConfiguration().getClientResources().orElse(null), properties.getMaxReconnectDelay());
-            LettuceConnectionFactory limiter = new LettuceConnectionFactory(servers, LimiterLettuceConfiguration
-                .client(lettuce.getClientConfiguration(), lettuce.isClusterAware(), this.resources, properties));
-            limiter.afterPropertiesSet();
-            limiter.start();
-            limiter.getRequiredNativeClient().addListener(new PubSubLossListener());
+            LettuceClientConfiguration client = LimiterLettuceConfiguration.client(lettuce.getClientConfiguration(),
+                    lettuce.isClusterAware(), this.resources, properties);
+            LettuceConnectionFactory limiter = started(new LettuceConnectionFactory(servers, client));
+            // a PUBLISH on the master reaches the subscribers of every replica too
+            this.subscriptionFactory = (servers instanceof RedisStaticMasterReplicaConfiguration nodes)
+                    ? started(new LettuceConnectionFactory(nodes.getNodes().get(0), client)) : null;
             logger.info("Rate limiting uses a connection of its own to " + servers.getClass().getSimpleName()
                     + (lettuce.getClientConfiguration().isUseSsl() ? " over TLS" : "") + ", with a timeout of "
                     + properties.getTimeout().toMillis() + " ms per command and "
@@ -76,9 +81,17 @@ final class LimiterRedisConnection implements DisposableBean {
             logger.info("Rate limiting shares the application's " + application.getClass().getSimpleName()
                     + "; limiter.redis.timeout applies with Lettuce only");
             this.connectionFactory = application;
+            this.subscriptionFactory = null;
             this.resources = null;
             this.connected = true;
         }
+    }
+
+    private LettuceConnectionFactory started(LettuceConnectionFactory factory) {
+        factory.afterPropertiesSet();
+        factory.start();
+        factory.getRequiredNativeClient().addListener(new PubSubLossListener());
+        return factory;
     }
 
     /** A template whose commands fail at once until the first connection is open. */
@@ -88,6 +101,11 @@ final class LimiterRedisConnection implements DisposableBean {
 
     RedisConnectionFactory connectionFactory() {
         return this.connectionFactory;
+    }
+
+    /** The connection to subscribe on: the limiter's own, or one node of a static master/replica set. */
+    RedisConnectionFactory subscriptionConnectionFactory() {
+        return (this.subscriptionFactory != null) ? this.subscriptionFactory : this.connectionFactory;
     }
 
     /** Whether the limiter's first connection to Redis has been opened. */
@@ -161,6 +179,9 @@ final class LimiterRedisConnection implements DisposableBean {
         ScheduledExecutorService connector = this.connector;
         if (connector != null) {
             connector.shutdownNow();
+        }
+        if (this.subscriptionFactory != null) {
+            this.subscriptionFactory.destroy();
         }
         if (this.resources != null) {
             ((LettuceConnectionFactory) this.connectionFactory).destroy();
