@@ -26,8 +26,9 @@ import org.springframework.util.backoff.BackOffExecution;
  * <p>It drives a {@link RedisMessageListenerContainer} that does not start by itself: it starts it
  * in the background, so the application starts while Redis is down or slow, and starts it again,
  * on its back-off, after every failed attempt (the container itself does not retry a failed first
- * start). Once subscribed, the container and its client recover later connection losses; the
- * limiter tells this subscription of a lost connection through {@link #connectionLost()}.
+ * start), and after a lost connection that the client does not restore by itself
+ * ({@link #subscriptionAborted()}); a client that restores its subscriptions itself reports a lost
+ * connection through {@link #connectionLost()}.
  *
  * <p>While it is not subscribed, the limiter remembers no new refusal, so an unban on another
  * instance is not missed; each time it subscribes, the limiter's memory starts empty. Every change
@@ -49,6 +50,9 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
 
     // failed attempts are logged once per streak, not once per attempt
     private final AtomicBoolean failing = new AtomicBoolean();
+
+    // one attempt at a time is scheduled, whoever asks for it
+    private final AtomicBoolean scheduled = new AtomicBoolean();
 
     private volatile @Nullable ScheduledExecutorService starter;
 
@@ -83,6 +87,10 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
 
     private void attempt(ScheduledExecutorService starter, BackOffExecution backOff) {
         try {
+            if (this.container.isRunning()) {
+                // started, but its subscription was given up (a blocking client lost its connection)
+                this.container.stop();
+            }
             this.container.start();
             this.failing.set(false);
         }
@@ -95,8 +103,8 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
                         + ex.getMessage() + "); until it can, it remembers no refused key. Next attempt in "
                         + wait + " ms, and on until it can");
             }
-            if (wait != BackOffExecution.STOP && !starter.isShutdown()) {
-                starter.schedule(() -> attempt(starter, backOff), wait, TimeUnit.MILLISECONDS);
+            if (wait != BackOffExecution.STOP) {
+                schedule(starter, backOff, wait);
             }
         }
     }
@@ -117,11 +125,35 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
     }
 
     /**
-     * Tells the subscription that its connection was lost; it counts as unsubscribed until the
-     * client has reconnected and subscribed again.
+     * Tells the subscription that its connection was lost and that the client restores it by
+     * itself (as Lettuce does); it counts as unsubscribed until then.
      */
     public void connectionLost() {
         changeTo(false);
+    }
+
+    /**
+     * Tells the subscription that the container gave its subscription up (as it does when a
+     * blocking client such as Jedis loses its connection): it counts as unsubscribed, and the
+     * container is started again, on the back-off, until it subscribes.
+     */
+    public void subscriptionAborted() {
+        changeTo(false);
+        ScheduledExecutorService starter = this.starter;
+        if (starter != null) {
+            BackOffExecution backOff = this.retry.start();
+            schedule(starter, backOff, backOff.nextBackOff());
+        }
+    }
+
+    /** Schedules the next attempt, unless one is already scheduled. */
+    private void schedule(ScheduledExecutorService starter, BackOffExecution backOff, long wait) {
+        if (!starter.isShutdown() && this.scheduled.compareAndSet(false, true)) {
+            starter.schedule(() -> {
+                this.scheduled.set(false);
+                attempt(starter, backOff);
+            }, wait, TimeUnit.MILLISECONDS);
+        }
     }
 
     // synchronized: a lost connection (Netty thread) and a new subscription must apply in order

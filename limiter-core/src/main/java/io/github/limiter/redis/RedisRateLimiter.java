@@ -25,10 +25,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
 
 /**
  * A {@link RateLimiter} that decides in Redis with one atomic Lua script per call, whatever the
@@ -49,6 +52,12 @@ public final class RedisRateLimiter implements RateLimiter {
     private static final byte[] PEEK = DecisionCall.mode("peek");
 
     private static final RedisScript<List<Long>> DECIDE = LimiterScripts.decide();
+
+    private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+            RedisRateLimiter.class.getClassLoader());
+
+    private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
+            RedisRateLimiter.class.getClassLoader());
 
     private final StringRedisTemplate redis;
 
@@ -89,8 +98,15 @@ public final class RedisRateLimiter implements RateLimiter {
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
         this.listeners = List.copyOf(listeners);
         this.localRefusals = localRefusals;
-        this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce
-                && lettuce.isClusterAware();
+        this.cluster = isCluster(redis.getConnectionFactory());
+    }
+
+    // each client library is looked at only when it is there: either may be missing
+    private static boolean isCluster(@Nullable RedisConnectionFactory factory) {
+        if (LETTUCE_PRESENT && factory instanceof LettuceConnectionFactory lettuce) {
+            return lettuce.isClusterAware();
+        }
+        return JEDIS_PRESENT && factory instanceof JedisConnectionFactory jedis && jedis.isRedisClusterAware();
     }
 
     /**

@@ -8,7 +8,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * Keeps every instance subscribed to the unbans and resets of the others, so that keys refused from
@@ -28,12 +27,10 @@ class InvalidationConfiguration {
      * down would fail the application's start, and a failed start would never be tried again.
      */
     @Bean(name = CONTAINER, defaultCandidate = false)
-    RedisMessageListenerContainer limiterInvalidationListenerContainer(LimiterRedisConnection connection,
+    InvalidationListenerContainer limiterInvalidationListenerContainer(LimiterRedisConnection connection,
             LimiterProperties properties) {
-        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+        InvalidationListenerContainer container = new InvalidationListenerContainer();
         container.setConnectionFactory(connection.subscriptionConnectionFactory());
-        container.setAutoStartup(false);
-        container.setRecoveryBackoff(LimiterRedisConnection.reconnectBackOff(properties.getRedis()));
         LimiterProperties.Redis redis = properties.getRedis();
         container.setMaxSubscriptionRegistrationWaitingTime(
                 redis.getConnectTimeout().toMillis() + redis.getTimeout().toMillis());
@@ -42,11 +39,12 @@ class InvalidationConfiguration {
 
     @Bean
     LocalRefusalsSubscription limiterLocalRefusalsSubscription(
-            @Qualifier(CONTAINER) RedisMessageListenerContainer container, RedisRateLimiter rateLimiter,
+            @Qualifier(CONTAINER) InvalidationListenerContainer container, RedisRateLimiter rateLimiter,
             LimiterRedisConnection connection, LimiterProperties properties) {
         LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, rateLimiter,
                 LimiterRedisConnection.reconnectBackOff(properties.getRedis()));
         connection.onPubSubConnectionLost(subscription::connectionLost);
+        container.whenAborted(subscription::subscriptionAborted);
         return subscription;
     }
 

@@ -4,17 +4,19 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.event.DefaultEventPublisherOptions;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.data.redis.connection.RedisConfiguration;
-import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -31,13 +33,63 @@ final class LimiterLettuceConfiguration {
     private LimiterLettuceConfiguration() {
     }
 
+    static boolean isLettuce(RedisConnectionFactory application) {
+        return application instanceof LettuceConnectionFactory;
+    }
+
     /**
-     * The servers of the application's factory. Boot's factory does not tell a static master/replica
-     * set-up from a standalone one, so that comes from what Boot built it from: a
+     * Opens the limiter's connection: to the servers of the application's factory, with its client
+     * settings and the limiter's own timeouts. {@code onPubSubLost} runs whenever a subscription's
+     * connection drops, until Lettuce restores it.
+     */
+    static OwnConnection connect(RedisConnectionFactory application,
+            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, LimiterProperties.Redis properties,
+            Runnable onPubSubLost) {
+        LettuceConnectionFactory lettuce = (LettuceConnectionFactory) application;
+        RedisConfiguration servers = servers(lettuce, masterReplica);
+        ClientResources resources = resources(lettuce.getClientConfiguration().getClientResources().orElse(null),
+                properties.getMaxReconnectDelay());
+        LettuceClientConfiguration client = client(lettuce.getClientConfiguration(), lettuce.isClusterAware(),
+                resources, properties);
+        LettuceConnectionFactory commands = started(new LettuceConnectionFactory(servers, client), onPubSubLost);
+        // Spring Data has no Pub/Sub over a static master/replica connection; a PUBLISH on the master
+        // reaches the subscribers of every replica too
+        LettuceConnectionFactory subscriptions = (servers instanceof RedisStaticMasterReplicaConfiguration nodes)
+                ? started(new LettuceConnectionFactory(nodes.getNodes().get(0), client), onPubSubLost) : commands;
+        String description = servers.getClass().getSimpleName()
+                + (lettuce.getClientConfiguration().isUseSsl() ? " over TLS" : "") + " with Lettuce";
+        return new OwnConnection(commands, subscriptions, description, () -> {
+            if (subscriptions != commands) {
+                subscriptions.destroy();
+            }
+            commands.destroy();
+            resources.shutdown(0, 2, TimeUnit.SECONDS);
+        });
+    }
+
+    private static LettuceConnectionFactory started(LettuceConnectionFactory factory, Runnable onPubSubLost) {
+        factory.afterPropertiesSet();
+        factory.start();
+        factory.getRequiredNativeClient().addListener(new RedisConnectionStateListener() {
+
+            @Override
+            public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
+                if (connection instanceof StatefulRedisPubSubConnection<?, ?>) {
+                    onPubSubLost.run();
+                }
+            }
+
+        });
+        return factory;
+    }
+
+    /**
+     * The servers of the application's factory. The factory does not tell a static master/replica
+     * set-up from a standalone one, so that comes from what Spring Boot built it from: a
      * {@link RedisStaticMasterReplicaConfiguration} bean or its connection details.
      */
     static RedisConfiguration servers(LettuceConnectionFactory application,
-            @Nullable DataRedisConnectionDetails details, @Nullable RedisStaticMasterReplicaConfiguration masterReplica) {
+            @Nullable RedisStaticMasterReplicaConfiguration masterReplica) {
         if (application.getClusterConfiguration() != null) {
             return application.getClusterConfiguration();
         }
@@ -47,26 +99,7 @@ final class LimiterLettuceConfiguration {
         if (application.getSocketConfiguration() != null) {
             return application.getSocketConfiguration();
         }
-        if (masterReplica != null) {
-            return masterReplica;
-        }
-        if (details != null && details.getMasterReplica() != null) {
-            return masterReplica(details, details.getMasterReplica());
-        }
-        return application.getStandaloneConfiguration();
-    }
-
-    private static RedisConfiguration masterReplica(DataRedisConnectionDetails details,
-            DataRedisConnectionDetails.MasterReplica nodes) {
-        DataRedisConnectionDetails.Node first = nodes.getNodes().get(0);
-        RedisStaticMasterReplicaConfiguration configuration = new RedisStaticMasterReplicaConfiguration(first.host(),
-                first.port());
-        nodes.getNodes().stream().skip(1).forEach(node -> configuration.addNode(node.host(), node.port()));
-        configuration.setUsername(details.getUsername());
-        if (details.getPassword() != null) {
-            configuration.setPassword(RedisPassword.of(details.getPassword()));
-        }
-        return configuration;
+        return (masterReplica != null) ? masterReplica : application.getStandaloneConfiguration();
     }
 
     /**

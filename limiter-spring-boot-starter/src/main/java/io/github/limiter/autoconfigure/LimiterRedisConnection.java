@@ -6,49 +6,47 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import io.lettuce.core.resource.ClientResources;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.data.redis.RedisConnectionFailureException;
-import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
- * The limiter's own Lettuce connection, to the same Redis servers as the application's
- * {@link LettuceConnectionFactory}, with the application's client settings and the limiter's own
- * timeouts (see {@link LimiterLettuceConfiguration}): a slow or absent Redis costs a limited call at
- * most the limiter's timeout. With another client library, the application's factory is used as it
- * is.
+ * The limiter's own connection, to the same Redis servers as the application's connection factory,
+ * with the application's client settings and the limiter's own timeouts: Lettuce (see
+ * {@link LimiterLettuceConfiguration}) or Jedis (see {@link LimiterJedisConfiguration}), whichever
+ * the application uses; each library is touched only when it is on the classpath, so either may be
+ * missing. With another kind of factory, the application's is used as it is.
  *
  * <p>The first connection is opened off the callers' threads: until it is open, the limiter's
  * commands fail at once (and limited calls follow their on-failure setting) rather than wait for a
- * slow or unreachable Redis. Once open, Lettuce keeps reconnecting it by itself.
+ * slow or unreachable Redis. Once open, the client keeps reconnecting by itself.
  */
 final class LimiterRedisConnection implements DisposableBean {
 
     private static final Log logger = LogFactory.getLog(LimiterRedisConnection.class);
 
+    private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+            LimiterRedisConnection.class.getClassLoader());
+
+    private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
+            LimiterRedisConnection.class.getClassLoader());
+
     private final RedisConnectionFactory connectionFactory;
 
-    // Spring Data has no Pub/Sub over a static master/replica connection: subscribe to one node
-    private final @Nullable LettuceConnectionFactory subscriptionFactory;
+    private final RedisConnectionFactory subscriptionFactory;
 
-    private final @Nullable ClientResources resources;
+    private final @Nullable Runnable closer;
 
     private final LimiterProperties.Redis properties;
 
@@ -58,40 +56,44 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private volatile @Nullable ScheduledExecutorService connector;
 
-    LimiterRedisConnection(RedisConnectionFactory application, @Nullable DataRedisConnectionDetails details,
+    /**
+     * Opens the limiter's connection.
+     * @param application the application's connection factory
+     * @param masterReplica the static master/replica servers Spring Boot built the application's
+     * factory with, if any: a factory cannot tell them from a standalone server
+     * @param properties the limiter's settings
+     */
+    LimiterRedisConnection(RedisConnectionFactory application,
             @Nullable RedisStaticMasterReplicaConfiguration masterReplica, LimiterProperties.Redis properties) {
         this.properties = properties;
-        if (application instanceof LettuceConnectionFactory lettuce) {
-            RedisConfiguration servers = LimiterLettuceConfiguration.servers(lettuce, details, masterReplica);
-            this.resources = LimiterLettuceConfiguration.resources(
-                    lettuce.getClientConfiguration().getClientResources().orElse(null), properties.getMaxReconnectDelay());
-            LettuceClientConfiguration client = LimiterLettuceConfiguration.client(lettuce.getClientConfiguration(),
-                    lettuce.isClusterAware(), this.resources, properties);
-            LettuceConnectionFactory limiter = started(new LettuceConnectionFactory(servers, client));
-            // a PUBLISH on the master reaches the subscribers of every replica too
-            this.subscriptionFactory = (servers instanceof RedisStaticMasterReplicaConfiguration nodes)
-                    ? started(new LettuceConnectionFactory(nodes.getNodes().get(0), client)) : null;
-            logger.info("Rate limiting uses a connection of its own to " + servers.getClass().getSimpleName()
-                    + (lettuce.getClientConfiguration().isUseSsl() ? " over TLS" : "") + ", with a timeout of "
+        OwnConnection own = own(application, masterReplica, properties);
+        if (own != null) {
+            logger.info("Rate limiting uses a connection of its own to " + own.description() + ", with a timeout of "
                     + properties.getTimeout().toMillis() + " ms per command and "
                     + properties.getConnectTimeout().toMillis() + " ms to connect");
-            this.connectionFactory = limiter;
+            this.connectionFactory = own.commands();
+            this.subscriptionFactory = own.subscriptions();
+            this.closer = own.closer();
         }
         else {
             logger.info("Rate limiting shares the application's " + application.getClass().getSimpleName()
-                    + "; limiter.redis.timeout applies with Lettuce only");
+                    + "; limiter.redis.timeout applies with Lettuce and Jedis only");
             this.connectionFactory = application;
-            this.subscriptionFactory = null;
-            this.resources = null;
+            this.subscriptionFactory = application;
+            this.closer = null;
             this.connected = true;
         }
     }
 
-    private LettuceConnectionFactory started(LettuceConnectionFactory factory) {
-        factory.afterPropertiesSet();
-        factory.start();
-        factory.getRequiredNativeClient().addListener(new PubSubLossListener());
-        return factory;
+    private @Nullable OwnConnection own(RedisConnectionFactory application,
+            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, LimiterProperties.Redis properties) {
+        if (LETTUCE_PRESENT && LimiterLettuceConfiguration.isLettuce(application)) {
+            return LimiterLettuceConfiguration.connect(application, masterReplica, properties, this::pubSubLost);
+        }
+        if (JEDIS_PRESENT && LimiterJedisConfiguration.isJedis(application)) {
+            return LimiterJedisConfiguration.connect(application, properties);
+        }
+        return null;
     }
 
     /** A template whose commands fail at once until the first connection is open. */
@@ -105,7 +107,7 @@ final class LimiterRedisConnection implements DisposableBean {
 
     /** The connection to subscribe on: the limiter's own, or one node of a static master/replica set. */
     RedisConnectionFactory subscriptionConnectionFactory() {
-        return (this.subscriptionFactory != null) ? this.subscriptionFactory : this.connectionFactory;
+        return this.subscriptionFactory;
     }
 
     /** Whether the limiter's first connection to Redis has been opened. */
@@ -113,9 +115,14 @@ final class LimiterRedisConnection implements DisposableBean {
         return this.connected;
     }
 
-    /** Runs the listener whenever a subscription's connection is lost, until Lettuce restores it. */
+    /** Runs the listener whenever a subscription's connection is lost, until it is restored. */
     void onPubSubConnectionLost(Runnable listener) {
         this.pubSubLostListeners.add(listener);
+    }
+
+    /** Tells the listeners that a subscription's connection was lost. */
+    void pubSubLost() {
+        this.pubSubLostListeners.forEach(Runnable::run);
     }
 
     /**
@@ -180,25 +187,9 @@ final class LimiterRedisConnection implements DisposableBean {
         if (connector != null) {
             connector.shutdownNow();
         }
-        if (this.subscriptionFactory != null) {
-            this.subscriptionFactory.destroy();
+        if (this.closer != null) {
+            this.closer.run();
         }
-        if (this.resources != null) {
-            ((LettuceConnectionFactory) this.connectionFactory).destroy();
-            this.resources.shutdown(0, 2, TimeUnit.SECONDS);
-        }
-    }
-
-    /** Tells the subscriptions of the limiter's own client that their connection dropped. */
-    private final class PubSubLossListener implements RedisConnectionStateListener {
-
-        @Override
-        public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-            if (connection instanceof StatefulRedisPubSubConnection<?, ?>) {
-                LimiterRedisConnection.this.pubSubLostListeners.forEach(Runnable::run);
-            }
-        }
-
     }
 
     /**

@@ -37,8 +37,9 @@ class RedisRateLimiterConfiguration {
     LimiterRedisConnection limiterRedisConnection(RedisConnectionFactory connectionFactory,
             LimiterProperties properties, ObjectProvider<DataRedisConnectionDetails> connectionDetails,
             ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica) {
-        return new LimiterRedisConnection(connectionFactory, connectionDetails.getIfAvailable(),
-                masterReplica.getIfAvailable(), properties.getRedis());
+        return new LimiterRedisConnection(connectionFactory,
+                BootRedisServers.masterReplica(masterReplica.getIfAvailable(), connectionDetails.getIfAvailable()),
+                properties.getRedis());
     }
 
     // Declared as RedisRateLimiter so that conditions on it (the health indicator) see it, backing

@@ -1,0 +1,39 @@
+package io.github.limiter.autoconfigure;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
+
+/**
+ * What Spring Boot built the application's connection factory from that the factory itself does
+ * not tell: a static master/replica set-up, from a {@link RedisStaticMasterReplicaConfiguration}
+ * bean (which Boot prefers) or its connection details, as Boot resolves them.
+ */
+final class BootRedisServers {
+
+    private BootRedisServers() {
+    }
+
+    static @Nullable RedisStaticMasterReplicaConfiguration masterReplica(
+            @Nullable RedisStaticMasterReplicaConfiguration bean, @Nullable DataRedisConnectionDetails details) {
+        if (bean != null) {
+            return bean;
+        }
+        DataRedisConnectionDetails.MasterReplica masterReplica = (details != null) ? details.getMasterReplica() : null;
+        if (masterReplica == null || masterReplica.getNodes().isEmpty()) {
+            return null;
+        }
+        DataRedisConnectionDetails.Node first = masterReplica.getNodes().get(0);
+        RedisStaticMasterReplicaConfiguration configuration = new RedisStaticMasterReplicaConfiguration(first.host(),
+                first.port());
+        masterReplica.getNodes().stream().skip(1).forEach(node -> configuration.addNode(node.host(), node.port()));
+        configuration.setUsername(details.getUsername());
+        if (details.getPassword() != null) {
+            configuration.setPassword(RedisPassword.of(details.getPassword()));
+        }
+        return configuration;
+    }
+
+}
