@@ -18,8 +18,13 @@ final class InvalidationListenerContainer extends RedisMessageListenerContainer 
     };
 
     InvalidationListenerContainer() {
-        setAutoStartup(false);
         setRecoveryBackoff(new FixedBackOff(0, 0));
+    }
+
+    /** The limiter's subscription starts it, in the background, and again until it subscribes. */
+    @Override
+    public boolean isAutoStartup() {
+        return false;
     }
 
     void whenAborted(Runnable whenAborted) {

@@ -6,7 +6,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -17,7 +16,9 @@ import org.springframework.context.annotation.Import;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(after = DataRedisAutoConfiguration.class)
+// by name, so that one class serves every Spring Boot generation: Boot 4's, then Boot 3's
+@AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
 @ConditionalOnClass(RateLimiter.class)
 @ConditionalOnBooleanProperty(name = "limiter.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LimiterProperties.class)

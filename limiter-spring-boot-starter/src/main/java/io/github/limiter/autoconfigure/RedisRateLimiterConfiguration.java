@@ -10,11 +10,11 @@ import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -35,11 +35,10 @@ class RedisRateLimiterConfiguration {
 
     @Bean
     LimiterRedisConnection limiterRedisConnection(RedisConnectionFactory connectionFactory,
-            LimiterProperties properties, ObjectProvider<DataRedisConnectionDetails> connectionDetails,
-            ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica) {
+            LimiterProperties properties, ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica,
+            BeanFactory beanFactory) {
         return new LimiterRedisConnection(connectionFactory,
-                BootRedisServers.masterReplica(masterReplica.getIfAvailable(), connectionDetails.getIfAvailable()),
-                properties.getRedis());
+                BootRedisServers.masterReplica(masterReplica.getIfAvailable(), beanFactory), properties.getRedis());
     }
 
     // Declared as RedisRateLimiter so that conditions on it (the health indicator) see it, backing

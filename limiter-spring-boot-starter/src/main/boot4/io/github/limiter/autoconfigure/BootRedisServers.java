@@ -2,6 +2,7 @@ package io.github.limiter.autoconfigure;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
@@ -10,6 +11,8 @@ import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfigu
  * What Spring Boot built the application's connection factory from that the factory itself does
  * not tell: a static master/replica set-up, from a {@link RedisStaticMasterReplicaConfiguration}
  * bean (which Boot prefers) or its connection details, as Boot resolves them.
+ *
+ * <p>Spring Boot 4's; each Spring Boot generation's starter has its own.
  */
 final class BootRedisServers {
 
@@ -17,10 +20,12 @@ final class BootRedisServers {
     }
 
     static @Nullable RedisStaticMasterReplicaConfiguration masterReplica(
-            @Nullable RedisStaticMasterReplicaConfiguration bean, @Nullable DataRedisConnectionDetails details) {
+            @Nullable RedisStaticMasterReplicaConfiguration bean, BeanFactory beanFactory) {
         if (bean != null) {
             return bean;
         }
+        DataRedisConnectionDetails details = beanFactory.getBeanProvider(DataRedisConnectionDetails.class)
+            .getIfAvailable();
         DataRedisConnectionDetails.MasterReplica masterReplica = (details != null) ? details.getMasterReplica() : null;
         if (masterReplica == null || masterReplica.getNodes().isEmpty()) {
             return null;

@@ -1,0 +1,35 @@
+package io.github.limiter.autoconfigure.health;
+
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.redis.LocalRefusalsSubscription;
+import io.github.limiter.redis.RedisRateLimiter;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@code limiter} health indicator, when Spring Boot's health support is on the classpath and
+ * the limiter is Redis-backed; {@code management.health.limiter.enabled=false} switches it off.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(RedisRateLimiter.class)
+@ConditionalOnEnabledHealthIndicator("limiter")
+public final class LimiterHealthAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean(name = "limiterHealthIndicator")
+    LimiterHealthIndicator limiterHealthIndicator(RedisRateLimiter rateLimiter,
+            ObjectProvider<LocalRefusalsSubscription> subscription) {
+        return new LimiterHealthIndicator(rateLimiter, subscription);
+    }
+
+}
