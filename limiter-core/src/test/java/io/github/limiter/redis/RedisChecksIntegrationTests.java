@@ -2,11 +2,15 @@ package io.github.limiter.redis;
 
 import java.util.List;
 
+import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -18,7 +22,24 @@ class RedisChecksIntegrationTests {
     @Test
     void reportsTheVersionAndLoadsTheScript() {
         RedisRateLimiter limiter = new RedisRateLimiter(RedisServerExtension.template(), "checks:", List.of());
-        assertThat(limiter.check()).startsWith("6.2");
+        assertThat(limiter.check()).isEqualTo(RedisServerExtension.redis().redisVersion());
+    }
+
+    @Test
+    void refusesARealRedis28WithAClearMessage() {
+        try (EmbeddedRedis old = EmbeddedRedis.startRedis28()) {
+            LettuceConnectionFactory factory = old.newConnectionFactory();
+            try {
+                RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(factory), "checks:",
+                        List.of());
+                assertThatIllegalStateException().isThrownBy(limiter::check)
+                    .withMessage("Redis 2.8.19 is too old for limiter: its scripts read the time (TIME) before "
+                            + "writing, which needs Redis 5.0 or later. Upgrade Redis.");
+            }
+            finally {
+                factory.destroy();
+            }
+        }
     }
 
     @ParameterizedTest

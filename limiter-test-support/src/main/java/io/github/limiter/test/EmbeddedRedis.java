@@ -23,6 +23,12 @@ import org.springframework.util.ReflectionUtils;
  * a plain server it starts one on TLS only ({@link #startTls}), one on a unix socket only
  * ({@link #startOnSocket}) and a replica of another ({@link #startReplicaOf}).
  *
+ * <p>Every server and sentinel of a JVM runs the same executable: the one that {@code embedded-redis}
+ * bundles (Redis 6.2), unless the system property {@code limiter.test.redis-server} or the
+ * environment variable {@code LIMITER_TEST_REDIS_SERVER} names another, such as
+ * {@code /usr/bin/redis-server} or a {@code valkey-server}. Which one, and its version, is written to
+ * standard output when the first server starts.
+ *
  * <p>Used by the test extension and by the sample app, which starts one when no Redis is
  * configured.
  */
@@ -131,6 +137,18 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     /**
+     * Starts Redis 2.8.19 on a free port of {@code 127.0.0.1}, whatever executable the other servers
+     * run: a Redis older than the limiter supports, for tests that it is refused.
+     * @return the running server
+     * @throws UncheckedIOException if no server could be started after a few attempts
+     * @since 0.1.0
+     */
+    public static EmbeddedRedis startRedis28() {
+        return RedisLauncher.onFreePort(port -> new EmbeddedRedis(RedisLauncher.launch(RedisBinary.redis28(), port),
+                RedisEndpoint.tcp(port), null));
+    }
+
+    /**
      * Starts a Redis server with extra configuration lines, on a free port.
      * @param settings lines of {@code redis.conf}, such as {@code "cluster-enabled yes"}
      * @return the running server
@@ -156,6 +174,21 @@ public final class EmbeddedRedis implements AutoCloseable {
      */
     public String host() {
         return RedisEndpoint.HOST;
+    }
+
+    /**
+     * Returns the version the server reports to clients ({@code redis_version} of {@code INFO}); a
+     * Valkey server reports the Redis version it is compatible with.
+     * @return the version, such as {@code 7.0.15}
+     * @since 0.1.0
+     */
+    public String redisVersion() {
+        String info = withCommands(commands -> commands.info("server"));
+        return info.lines()
+            .filter(line -> line.startsWith("redis_version:"))
+            .map(line -> line.substring("redis_version:".length()).strip())
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("The server on " + this.endpoint + " gave no version"));
     }
 
     /**

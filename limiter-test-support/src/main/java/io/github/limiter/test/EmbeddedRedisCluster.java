@@ -9,9 +9,9 @@ import java.util.stream.IntStream;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
- * A real Redis Cluster of masters on free loopback ports, started from the {@code embedded-redis}
- * binary: each server in cluster mode, the 16384 slots split evenly between them, the nodes
- * introduced to each other, and the cluster reporting {@code ok} before this returns.
+ * A real Redis Cluster of masters on free loopback ports, started from the executable of
+ * {@link EmbeddedRedis}: each server in cluster mode, the 16384 slots split evenly between them,
+ * the nodes introduced to each other, and the cluster reporting {@code ok} before this returns.
  */
 public final class EmbeddedRedisCluster implements AutoCloseable {
 

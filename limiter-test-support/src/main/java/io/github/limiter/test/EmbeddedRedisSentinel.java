@@ -50,6 +50,7 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
             for (int i = 0; i < sentinels; i++) {
                 int port = freePort();
                 RedisSentinel sentinel = RedisSentinel.newRedisSentinel()
+                    .executableProvider(RedisBinary.get().provider())
                     .bind("127.0.0.1")
                     .port(port)
                     .masterName(MASTER)

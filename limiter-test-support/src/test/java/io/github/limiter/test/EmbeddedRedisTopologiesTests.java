@@ -138,6 +138,27 @@ class EmbeddedRedisTopologiesTests {
         }
     }
 
+    @Test
+    void sentinelsAndReplicasRunTheExecutableChosenForThisJvm() {
+        String executable = "executable:" + RedisBinary.get().executable().getPath() + "\r\n";
+        try (EmbeddedRedisSentinel sentinel = EmbeddedRedisSentinel.start(1)) {
+            String sentinelInfo = sentinel.onSentinel(0, commands -> commands.info("server"));
+            String replicaInfo = sentinel.onServer(1, commands -> commands.info("server"));
+            // Valkey says server_mode where Redis says redis_mode
+            assertThat(sentinelInfo).contains(executable).containsPattern("(redis|server)_mode:sentinel");
+            assertThat(replicaInfo).contains(executable);
+        }
+    }
+
+    @Test
+    void startsRedis28WhateverTheExecutableOfTheOthers() {
+        try (EmbeddedRedis old = EmbeddedRedis.startRedis28()) {
+            String reply = old.withCommands(RedisCommands::ping);
+            assertThat(reply).isEqualTo("PONG");
+            assertThat(old.redisVersion()).isEqualTo("2.8.19");
+        }
+    }
+
     private static void killAndExpectRefusal(EmbeddedRedis redis) {
         redis.kill();
         assertThatExceptionOfType(RedisConnectionException.class)

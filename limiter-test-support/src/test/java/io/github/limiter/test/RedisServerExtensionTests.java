@@ -1,5 +1,9 @@
 package io.github.limiter.test;
 
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -26,6 +30,22 @@ class RedisServerExtensionTests {
         finally {
             factory.destroy();
         }
+    }
+
+    @Test
+    void runsTheExecutableChosenForThisJvm(EmbeddedRedis injected) {
+        String info = injected.withCommands(commands -> commands.info("server"));
+        assertThat(info).contains("executable:" + RedisBinary.get().executable().getPath() + "\r\n",
+                "redis_version:" + injected.redisVersion() + "\r\n");
+        assertThat(injected.redisVersion()).matches("\\d+\\.\\d+\\.\\d+");
+    }
+
+    @Test
+    void acceptsDebugCommandsWhateverTheVersion(EmbeddedRedis injected) {
+        // tests make Redis slow with DEBUG SLEEP, which Redis 7 refuses unless configured to allow it
+        String reply = injected.withCommands(commands -> commands.dispatch(CommandType.DEBUG,
+                new StatusOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8).add("SLEEP").add("0")));
+        assertThat(reply).isEqualTo("OK");
     }
 
     @Test
