@@ -1,6 +1,5 @@
 package io.github.limiter.deployments;
 
-import java.security.cert.CertPathBuilderException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -9,17 +8,14 @@ import java.util.function.BiFunction;
 import io.github.limiter.Limit;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.test.EmbeddedRedis;
-import io.github.limiter.test.TestCertificates;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
-import io.lettuce.core.api.sync.RedisServerCommands;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisSocketConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -31,50 +27,17 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The limiter decides on the Redis the application reaches, however it reaches it: over TLS,
- * trusting what the application's SSL bundle trusts and nothing else; over a unix socket; and on the
- * master of a static master/replica set-up, given by property or by bean. A limiter on another
+ * The limiter decides on the Redis the application reaches, however it reaches it: over a unix
+ * socket, and on the master of a static master/replica set-up, given by property or by bean (both
+ * Lettuce's only; over TLS, see {@link RedisTlsIntegrationTests}). A limiter on another
  * server, or on none, would let calls through uncounted ({@code limiter.redis.on-failure} allows by
  * default), so each test counts exactly and finds the count on the server it expects.
  */
 class RedisDeploymentsIntegrationTests {
 
-    private static final String USER = "alice";
+    static final String USER = "alice";
 
-    private static final Duration WITHIN = Duration.ofSeconds(10);
-
-    @Test
-    void decidesOverTlsTrustingTheSslBundlesCertificateAuthority() {
-        try (TestCertificates certificates = TestCertificates.generate();
-                EmbeddedRedis redis = EmbeddedRedis.startTls(certificates);
-                LimitedApplication application = LimitedApplication.start(overTls(redis, certificates))) {
-            assertDecidesExactlyOn(redis, application);
-            assertTheApplicationsOwnTemplateWritesTo(redis, application);
-        }
-    }
-
-    /**
-     * The same as over TLS above but for the CA the bundle trusts: a limiter with trust of its own
-     * (the JDK's, or none checked) would decide here.
-     */
-    @Test
-    void refusesToDecideOverTlsWithAnUntrustedCertificateAuthority() {
-        try (TestCertificates certificates = TestCertificates.generate();
-                TestCertificates unrelated = TestCertificates.generate();
-                EmbeddedRedis redis = EmbeddedRedis.startTls(certificates);
-                LimitedApplication application = LimitedApplication.start(overTls(redis, unrelated))) {
-            assertThat(application.limiterHealth()).isEqualTo(Status.DOWN);
-            assertThatExceptionOfType(RateLimitExceededException.class)
-                .isThrownBy(() -> application.callDenyingOnFailure(USER))
-                .matches(RateLimitExceededException::isFailure, "refused because Redis could not decide");
-            // the application's own connection, on the same bundle, tells why: the server's certificate
-            assertThatExceptionOfType(RedisConnectionFailureException.class)
-                .isThrownBy(() -> application.applicationTemplate().hasKey(USER))
-                .withRootCauseInstanceOf(CertPathBuilderException.class);
-            long keys = redis.withCommands(RedisServerCommands::dbsize);
-            assertThat(keys).as("keys on the server").isZero();
-        }
-    }
+    static final Duration WITHIN = Duration.ofSeconds(10);
 
     @Test
     void decidesOverAUnixSocket() {
@@ -136,12 +99,6 @@ class RedisDeploymentsIntegrationTests {
         }
     }
 
-    private static String[] overTls(EmbeddedRedis redis, TestCertificates trusted) {
-        return new String[] { "spring.ssl.bundle.pem.redis.truststore.certificate=file:" + trusted.caCertificateFile(),
-                "spring.data.redis.ssl.bundle=redis", "spring.data.redis.host=" + redis.host(),
-                "spring.data.redis.port=" + redis.port() };
-    }
-
     /** Spring Boot's static master/replica property, the replica first. */
     private static String nodes(EmbeddedRedis replica, EmbeddedRedis master) {
         return "spring.data.redis.masterreplica.nodes=" + replica.host() + ":" + replica.port() + "," + master.host()
@@ -171,7 +128,7 @@ class RedisDeploymentsIntegrationTests {
      * {@link LimitedApplication#MAX} calls pass, the next is refused by the count, and the count is
      * on {@code server}.
      */
-    private static void assertDecidesExactlyOn(EmbeddedRedis server, LimitedApplication application) {
+    static void assertDecidesExactlyOn(EmbeddedRedis server, LimitedApplication application) {
         // a limiter with no Redis it can reach would stay DOWN, and let every call through
         await("the limiter's health to be UP").atMost(WITHIN)
             .until(() -> Status.UP.equals(application.limiterHealth()));
@@ -190,7 +147,7 @@ class RedisDeploymentsIntegrationTests {
         return server.withCommands(commands -> commands.exists(application.countKey(USER))) == 1;
     }
 
-    private static void assertTheApplicationsOwnTemplateWritesTo(EmbeddedRedis server, LimitedApplication application) {
+    static void assertTheApplicationsOwnTemplateWritesTo(EmbeddedRedis server, LimitedApplication application) {
         application.applicationTemplate().opsForValue().set("application", "written");
         String written = server.withCommands(commands -> commands.get("application"));
         assertThat(written).as("the application's own write").isEqualTo("written");
