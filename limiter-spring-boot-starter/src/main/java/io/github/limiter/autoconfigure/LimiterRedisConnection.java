@@ -110,11 +110,6 @@ final class LimiterRedisConnection implements DisposableBean {
         return this.subscriptionFactory;
     }
 
-    /** Whether the limiter's first connection to Redis has been opened. */
-    boolean isConnected() {
-        return this.connected;
-    }
-
     /** Runs the listener whenever a subscription's connection is lost, until it is restored. */
     void onPubSubConnectionLost(Runnable listener) {
         this.pubSubLostListeners.add(listener);
