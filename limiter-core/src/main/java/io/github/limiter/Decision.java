@@ -65,8 +65,99 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      * @return the decision
      */
     public static Decision allow(String limitId, String key, long limit, long count, Duration resetAfter) {
-        return new Decision(limitId, key, Outcome.ALLOWED, limit, count, Math.max(0, limit - count), Duration.ZERO, resetAfter,
-                false, false, false);
+        return new Decision(limitId, key, Outcome.ALLOWED, limit, count, Math.max(0, limit - count), Duration.ZERO,
+                resetAfter, false, false, false);
+    }
+
+    /**
+     * Returns a decision that rejects a call that would go past the limit, or that another limit of
+     * the same call rejected; nothing was counted.
+     * @param limitId the limit's id
+     * @param key the key
+     * @param limit the calls allowed per window
+     * @param count the calls counted in the window
+     * @param retryAfter how long until the same call would pass
+     * @param resetAfter the time left in the window
+     * @return the decision
+     * @since 0.1.0
+     */
+    public static Decision reject(String limitId, String key, long limit, long count, Duration retryAfter,
+            Duration resetAfter) {
+        return new Decision(limitId, key, Outcome.REJECTED, limit, count, Math.max(0, limit - count), retryAfter,
+                resetAfter, false, false, false);
+    }
+
+    /**
+     * Returns a decision that rejects a call because its key is banned; nothing was counted.
+     * @param limitId the limit's id
+     * @param key the key
+     * @param limit the calls allowed per window
+     * @param count the calls counted in the window
+     * @param banLeft the time left on the ban
+     * @param resetAfter the time left in the window
+     * @return the decision
+     * @since 0.1.0
+     */
+    public static Decision ban(String limitId, String key, long limit, long count, Duration banLeft,
+            Duration resetAfter) {
+        return new Decision(limitId, key, Outcome.BANNED, limit, count, 0, banLeft, resetAfter, false, false, false);
+    }
+
+    /**
+     * Returns a decision that rejects a call because the limiter could not decide, as a limit whose
+     * on-failure setting is {@link OnFailure#DENY} does.
+     * @param limitId the limit's id
+     * @param key the key
+     * @param limit the calls allowed per window
+     * @param retryAfter what a refused caller is told to wait
+     * @return the decision
+     * @since 0.1.0
+     */
+    public static Decision unavailable(String limitId, String key, long limit, Duration retryAfter) {
+        return new Decision(limitId, key, Outcome.ERROR, limit, 0, 0, retryAfter, Duration.ZERO, false, false, false);
+    }
+
+    /**
+     * Returns this decision as the first call past the alert threshold in its window.
+     * @return a copy with {@link #alertRaised()} set
+     * @since 0.1.0
+     */
+    public Decision withAlertRaised() {
+        return new Decision(this.limitId, this.key, this.outcome, this.limit, this.count, this.remaining,
+                this.retryAfter, this.resetAfter, true, this.banStarted, this.shadow);
+    }
+
+    /**
+     * Returns this decision as the one that started the key's ban.
+     * @return a copy with {@link #banStarted()} set
+     * @since 0.1.0
+     */
+    public Decision withBanStarted() {
+        return new Decision(this.limitId, this.key, this.outcome, this.limit, this.count, this.remaining,
+                this.retryAfter, this.resetAfter, this.alertRaised, true, this.shadow);
+    }
+
+    /**
+     * Returns this decision as made by a limit in shadow mode.
+     * @return a copy with {@link #shadow()} set
+     * @since 0.1.0
+     */
+    public Decision inShadow() {
+        return new Decision(this.limitId, this.key, this.outcome, this.limit, this.count, this.remaining,
+                this.retryAfter, this.resetAfter, this.alertRaised, this.banStarted, true);
+    }
+
+    /**
+     * Returns this refusal as seen later, with the times left then and without the alert or ban it
+     * started: what a refusal remembered by an instance answers.
+     * @param retryAfterNow the time left until the call would pass
+     * @param resetAfterNow the time left in the window
+     * @return a copy with those times and no events
+     * @since 0.1.0
+     */
+    public Decision seenAgain(Duration retryAfterNow, Duration resetAfterNow) {
+        return new Decision(this.limitId, this.key, this.outcome, this.limit, this.count, this.remaining,
+                retryAfterNow, resetAfterNow, false, false, this.shadow);
     }
 
     /**

@@ -6,8 +6,11 @@ import java.util.List;
 /**
  * Told about every decision a {@link RateLimiter} makes, for metrics, logs, HTTP headers and
  * events. The starter registers its own (Spring events, Micrometer meters, rate-limit headers);
- * applications add theirs as beans. Called on the thread of the limited call: keep it quick, and do
- * not throw (a listener's exception is logged and ignored).
+ * applications add theirs as beans. Called on the thread of the limited call, or, for a decision
+ * made without blocking ({@link RateLimiter#tryAcquireAsync}, and methods returning a reactive type
+ * or a {@code CompletionStage}), on the thread that completes it: usually the Redis client's I/O
+ * thread. Keep it quick, never block in it, and do not throw (a listener's exception is logged and
+ * ignored).
  *
  * @since 0.1.0
  */

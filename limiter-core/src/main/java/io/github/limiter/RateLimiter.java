@@ -2,6 +2,8 @@ package io.github.limiter;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Decides whether a call under one or more named limits may proceed, for code that does not use
@@ -64,6 +66,44 @@ public interface RateLimiter {
      */
     default Decision tryAcquire(String limitId, String key, long max, Duration window) {
         return tryAcquire(limitId, key, Limit.of(max, window));
+    }
+
+    /**
+     * Decides one call under several limits, as {@link #tryAcquire(List)} does, without blocking
+     * the calling thread: for reactive and asynchronous code, and for event-loop threads. The same
+     * script, the same tiers, the same refusals from memory.
+     *
+     * <p>The stage fails with the {@link org.springframework.dao.DataAccessException} of the
+     * failure when Redis cannot decide (the caller chooses what that means, as the annotation's
+     * on-failure setting does), and with {@link IllegalArgumentException} for an invalid request.
+     * Code that continues on it runs on the thread that completes it, usually the Redis client's
+     * I/O thread: do not block there.
+     *
+     * <p>This default decides on the calling thread with {@link #tryAcquire(List)} and returns a
+     * completed stage; the Redis-backed limiter overrides it and never blocks.
+     * @param requests the limits the call must pass, with their keys and costs; not empty
+     * @return the decision of the limit that binds
+     * @since 0.1.0
+     */
+    default CompletionStage<Decision> tryAcquireAsync(List<LimitRequest> requests) {
+        try {
+            return CompletableFuture.completedFuture(tryAcquire(requests));
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /**
+     * Counts one call under one limit without blocking; see {@link #tryAcquireAsync(List)}.
+     * @param limitId the limit's id
+     * @param key the key the limit applies to
+     * @param limit what the limit allows
+     * @return the decision
+     * @since 0.1.0
+     */
+    default CompletionStage<Decision> tryAcquireAsync(String limitId, String key, Limit limit) {
+        return tryAcquireAsync(List.of(LimitRequest.of(limitId, key, limit)));
     }
 
     /**

@@ -114,8 +114,9 @@ final class LimitSpecs {
             Class<?> targetClass) {
         Set<String> names = new TreeSet<>();
         annotations.stream().map(RateLimit::fallback).filter(name -> !name.isBlank()).forEach(names::add);
+        Returns returns = Returns.of(method, targetClass);
         if (names.isEmpty()) {
-            return new MethodLimits(specs, null, false);
+            return new MethodLimits(specs, null, false, returns);
         }
         if (names.size() > 1) {
             throw new InvalidRateLimitException(targetClass, method, "fallback", String.join(", ", names),
@@ -128,7 +129,7 @@ final class LimitSpecs {
         for (Class<?>[] candidate : List.of(withException, types)) {
             Method fallback = ReflectionUtils.findMethod(targetClass, name, candidate);
             if (fallback != null && returnsCompatibly(fallback, method)) {
-                return new MethodLimits(specs, fallback, candidate == withException);
+                return new MethodLimits(specs, fallback, candidate == withException, returns);
             }
         }
         throw new InvalidRateLimitException(targetClass, method, "fallback", name,

@@ -17,8 +17,10 @@ import org.springframework.util.ReflectionUtils;
  * @param specs the limits
  * @param fallback the method to call instead of throwing, or {@code null}
  * @param fallbackTakesException whether the fallback's last parameter is the exception
+ * @param returns how the method hands back its result, which says when a call is decided
  */
-record MethodLimits(List<LimitSpec> specs, @Nullable Method fallback, boolean fallbackTakesException) {
+record MethodLimits(List<LimitSpec> specs, @Nullable Method fallback, boolean fallbackTakesException,
+        Returns returns) {
 
     /** Calls the fallback on the target with the call's arguments, or throws {@code rejection}. */
     @Nullable Object fallBack(@Nullable Object target, @Nullable Object[] args, RateLimitExceededException rejection)

@@ -4,6 +4,9 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import io.github.limiter.Decision;
@@ -11,7 +14,9 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
+import io.github.limiter.redis.RedisRateLimiter;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -21,7 +26,9 @@ import org.springframework.dao.DataAccessException;
 
 /**
  * Composes one call's decision: find the method's cached limit, resolve the key, ask the
- * {@link RateLimiter}, and proceed or throw.
+ * {@link RateLimiter}, and proceed or refuse. A method returning a plain value is decided on the
+ * calling thread; one returning a {@code CompletionStage} without blocking it; one returning a
+ * reactive type once per subscription (see {@link ReactiveCalls}).
  */
 final class RateLimitInterceptor implements MethodInterceptor {
 
@@ -51,7 +58,30 @@ final class RateLimitInterceptor implements MethodInterceptor {
         if (limits == null) {
             return invocation.proceed();
         }
-        Object[] args = invocation.getArguments();
+        Returns.Kind kind = limits.returns().kind();
+        List<LimitRequest> requests;
+        try {
+            requests = requests(limits, method, invocation.getArguments());
+        }
+        catch (RuntimeException ex) {
+            // a result that signals its errors gets this one as a signal too
+            return switch (kind) {
+                case VALUE -> throw ex;
+                case COMPLETION_STAGE -> CompletableFuture.failedFuture(ex);
+                case PUBLISHER -> ReactiveCalls.error(limits.returns(), ex);
+            };
+        }
+        if (requests.isEmpty()) {
+            return invocation.proceed();
+        }
+        return switch (kind) {
+            case VALUE -> decideHere(invocation, limits, requests);
+            case COMPLETION_STAGE -> decideWithoutBlocking(invocation, limits, requests);
+            case PUBLISHER -> ReactiveCalls.perSubscription(invocation, limits, requests, this::decideAsync);
+        };
+    }
+
+    private List<LimitRequest> requests(MethodLimits limits, Method method, @Nullable Object[] args) {
         List<LimitRequest> requests = new ArrayList<>(limits.specs().size());
         for (LimitSpec spec : limits.specs()) {
             String key = spec.key().resolve(method, args);
@@ -65,9 +95,11 @@ final class RateLimitInterceptor implements MethodInterceptor {
             }
             requests.add(new LimitRequest(spec.limitId(), key, spec.limit(), spec.cost().resolve(method, args)));
         }
-        if (requests.isEmpty()) {
-            return invocation.proceed();
-        }
+        return requests;
+    }
+
+    private @Nullable Object decideHere(MethodInvocation invocation, MethodLimits limits, List<LimitRequest> requests)
+            throws Throwable {
         Decision decision;
         try {
             decision = this.rateLimiter.get().tryAcquire(requests);
@@ -78,9 +110,72 @@ final class RateLimitInterceptor implements MethodInterceptor {
             decision = onFailure(limits, requests);
         }
         if (!decision.allowed()) {
-            return limits.fallBack(target, args, new RateLimitExceededException(decision));
+            return limits.fallBack(invocation.getThis(), invocation.getArguments(),
+                    new RateLimitExceededException(decision));
         }
         return invocation.proceed();
+    }
+
+    /** The body runs on the thread that completes the decision, only if the decision allows it. */
+    private CompletableFuture<Object> decideWithoutBlocking(MethodInvocation invocation, MethodLimits limits,
+            List<LimitRequest> requests) {
+        return decideAsync(limits, requests, null).thenCompose(decision -> {
+            try {
+                Object result = decision.allowed() ? invocation.proceed()
+                        : limits.fallBack(invocation.getThis(), invocation.getArguments(),
+                                new RateLimitExceededException(decision));
+                return stage(result);
+            }
+            catch (Throwable ex) {
+                return CompletableFuture.failedFuture(ex);
+            }
+        }).toCompletableFuture();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static CompletionStage<Object> stage(@Nullable Object result) {
+        return (result != null) ? (CompletionStage<Object>) result : CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Decides without blocking; a failure to reach Redis becomes the on-failure decision, as on the
+     * blocking path.
+     * @param alsoTell told about this call's decisions, such as the reactive web support, or null
+     */
+    CompletionStage<Decision> decideAsync(MethodLimits limits, List<LimitRequest> requests,
+            @Nullable RateLimitListener alsoTell) {
+        RateLimiter limiter = this.rateLimiter.get();
+        CompletionStage<Decision> decided;
+        if (limiter instanceof RedisRateLimiter redis) {
+            decided = redis.tryAcquireAsync(requests, alsoTell);
+        }
+        else {
+            decided = limiter.tryAcquireAsync(requests);
+            if (alsoTell != null) {
+                decided = decided.thenApply(decision -> tell(alsoTell, requests, decision));
+            }
+        }
+        return decided.handle((decision, failure) -> {
+            if (failure == null) {
+                return decision;
+            }
+            Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+                    ? failure.getCause() : failure;
+            if (cause instanceof DataAccessException) {
+                return onFailure(limits, requests);
+            }
+            throw (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
+        });
+    }
+
+    /** What a limiter of the application's own decided, as far as its binding decision tells. */
+    private static Decision tell(RateLimitListener listener, List<LimitRequest> requests, Decision decision) {
+        LimitRequest request = requests.stream()
+            .filter(candidate -> candidate.limitId().equals(decision.limitId()))
+            .findFirst()
+            .orElse(requests.get(0));
+        listener.onDecision(List.of(request), List.of(decision), decision, Duration.ZERO);
+        return decision;
     }
 
     /** A deny decision if any limit of the call denies on failure, else an uncounted allowance. */
@@ -93,12 +188,10 @@ final class RateLimitInterceptor implements MethodInterceptor {
                     .filter(candidate -> candidate.limitId().equals(spec.limitId()))
                     .findFirst()
                     .orElse(first);
-                return new Decision(request.limitId(), request.key(), Decision.Outcome.ERROR, request.limit().max(),
-                        0, 0, FAILURE_RETRY, Duration.ZERO, false, false, false);
+                return Decision.unavailable(request.limitId(), request.key(), request.limit().max(), FAILURE_RETRY);
             }
         }
-        return new Decision(first.limitId(), first.key(), Decision.Outcome.ALLOWED, first.limit().max(), 0,
-                first.limit().max(), Duration.ZERO, Duration.ZERO, false, false, false);
+        return Decision.allow(first.limitId(), first.key(), first.limit().max(), 0, Duration.ZERO);
     }
 
 }

@@ -2,34 +2,15 @@ package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 import io.github.limiter.Limit;
-import org.jspecify.annotations.Nullable;
-
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * One run of the decision script: its keys and arguments, encoded straight to the bytes Redis
- * receives, then sent through the template as {@code EVALSHA}, and as {@code EVAL} if Redis has lost
- * the script ({@code NOSCRIPT}).
- *
- * <p>This does what the template's script executor does, minus what costs on every call there: a
- * proxy around the connection, and a {@code String} then a {@code byte[]} per argument. The
- * connection, its error translation and the script's SHA are still the template's and the
- * {@link RedisScript}'s.
+ * The keys and arguments of one run of the decision script, encoded straight to the bytes Redis
+ * receives, in the layout {@link DecisionScript} declares: no {@code String} then {@code byte[]}
+ * per argument, as the template's script executor would make. A {@link ScriptRunner} sends it.
  */
 final class DecisionCall {
-
-    static final int KEYS_PER_LIMIT = 3;
-
-    static final int ARGS_PER_LIMIT = 7;
 
     private static final byte[] BAN = bytes(RedisKeys.BAN);
 
@@ -50,17 +31,22 @@ final class DecisionCall {
 
     private final int limits;
 
+    private final int replySize;
+
     private int added;
 
     /**
      * Starts a call.
-     * @param mode the script's mode, as bytes: acquire, check or peek
+     * @param mode the script's mode: {@link DecisionScript#ACQUIRE}, {@code CHECK} or {@code PEEK}
      * @param limits how many limits the call carries
      */
     DecisionCall(byte[] mode, int limits) {
         this.limits = limits;
-        this.keysAndArgs = new byte[limits * (KEYS_PER_LIMIT + ARGS_PER_LIMIT) + 2][];
-        int args = limits * KEYS_PER_LIMIT;
+        this.replySize = limits * ((mode == DecisionScript.PEEK) ? DecisionScript.PEEK_REPLY_PER_LIMIT
+                : DecisionScript.REPLY_PER_LIMIT);
+        this.keysAndArgs = new byte[limits * (DecisionScript.KEYS_PER_LIMIT + DecisionScript.ARGS_PER_LIMIT)
+                + DecisionScript.LEADING_ARGS][];
+        int args = limits * DecisionScript.KEYS_PER_LIMIT;
         this.keysAndArgs[args] = mode;
         this.keysAndArgs[args + 1] = number(limits);
     }
@@ -69,13 +55,14 @@ final class DecisionCall {
     DecisionCall add(String stateKey, Limit limit, long cost) {
         boolean shadow = limit.mode() == Limit.Mode.SHADOW;
         byte[] state = bytes(stateKey);
-        int key = this.added * KEYS_PER_LIMIT;
+        int key = this.added * DecisionScript.KEYS_PER_LIMIT;
         this.keysAndArgs[key] = state;
         this.keysAndArgs[key + 1] = concat(state, shadow ? SHADOW_BAN : BAN);
         this.keysAndArgs[key + 2] = concat(state, ALERT);
-        int arg = this.limits * KEYS_PER_LIMIT + 2 + this.added * ARGS_PER_LIMIT;
+        int arg = this.limits * DecisionScript.KEYS_PER_LIMIT + DecisionScript.LEADING_ARGS
+                + this.added * DecisionScript.ARGS_PER_LIMIT;
         Duration banFor = limit.banFor();
-        this.keysAndArgs[arg] = number(limit.algorithm().ordinal() + 1);
+        this.keysAndArgs[arg] = number(DecisionScript.code(limit.algorithm()));
         this.keysAndArgs[arg + 1] = number(limit.max());
         this.keysAndArgs[arg + 2] = number(limit.window().toMillis());
         this.keysAndArgs[arg + 3] = number(cost);
@@ -86,61 +73,22 @@ final class DecisionCall {
         return this;
     }
 
-    /**
-     * Runs the script once and returns its reply.
-     * @param redis the template whose connection runs it
-     * @param script the script, for its SHA and, on NOSCRIPT, its text
-     * @param replySize how many integers the reply must hold
-     * @return the reply
-     * @throws IllegalStateException if the reply is not {@code replySize} integers
-     */
-    List<Long> execute(StringRedisTemplate redis, RedisScript<?> script, int replySize) {
+    /** The keys, then the arguments, as Redis's EVALSHA takes them. */
+    byte[][] keysAndArgs() {
         if (this.added != this.limits) {
             throw new IllegalStateException("Added " + this.added + " of " + this.limits + " limits");
         }
-        int numKeys = this.limits * KEYS_PER_LIMIT;
-        // exposeConnection: the callback is ours and keeps no reference, so no proxy is needed
-        List<?> reply = redis.execute((RedisCallback<List<?>>) connection -> run(connection, script, numKeys), true);
-        if (reply == null || reply.size() != replySize) {
-            throw new IllegalStateException("Unexpected reply from the limiter script: " + reply);
-        }
-        List<Long> numbers = new ArrayList<>(replySize);
-        for (Object value : reply) {
-            if (!(value instanceof Long number)) {
-                throw new IllegalStateException("Unexpected reply from the limiter script: " + reply);
-            }
-            numbers.add(number);
-        }
-        return numbers;
+        return this.keysAndArgs;
     }
 
-    private @Nullable List<?> run(RedisConnection connection, RedisScript<?> script, int numKeys) {
-        try {
-            return connection.scriptingCommands().evalSha(script.getSha1(), ReturnType.MULTI, numKeys, this.keysAndArgs);
-        }
-        catch (DataAccessException ex) {
-            if (!isNoScript(ex)) {
-                throw ex;
-            }
-            // the script cache was lost (restart, failover, SCRIPT FLUSH): this run did not happen
-            return connection.scriptingCommands()
-                .eval(bytes(script.getScriptAsString()), ReturnType.MULTI, numKeys, this.keysAndArgs);
-        }
+    /** How many of {@link #keysAndArgs()} are keys. */
+    int numKeys() {
+        return this.limits * DecisionScript.KEYS_PER_LIMIT;
     }
 
-    private static boolean isNoScript(Throwable ex) {
-        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-            String message = cause.getMessage();
-            if (message != null && message.contains("NOSCRIPT")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Encodes a script mode once, for the constants of the limiter. */
-    static byte[] mode(String mode) {
-        return bytes(mode);
+    /** How many integers the reply must hold. */
+    int replySize() {
+        return this.replySize;
     }
 
     private static byte[] bytes(String text) {

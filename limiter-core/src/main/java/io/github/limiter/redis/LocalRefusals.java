@@ -86,9 +86,7 @@ public final class LocalRefusals {
         if (request.cost() < refusal.cost()) {
             return null;
         }
-        Decision seen = refusal.decision();
-        return new Decision(seen.limitId(), request.key(), seen.outcome(), seen.limit(), seen.count(), seen.remaining(),
-                left(refusal.retryAtNanos(), now), left(refusal.resetAtNanos(), now), false, false, false);
+        return refusal.decision().seenAgain(left(refusal.retryAtNanos(), now), left(refusal.resetAtNanos(), now));
     }
 
     private static Duration left(long atNanos, long now) {
@@ -109,8 +107,7 @@ public final class LocalRefusals {
         long retryAt = now + decision.retryAfter().toNanos();
         long trustedUntil = now + Math.min(decision.retryAfter().toNanos(), this.longestNanos);
         this.refusals.put(stateKey, new Refusal(trustedUntil, retryAt, now + decision.resetAfter().toNanos(), request.cost(),
-                new Decision(decision.limitId(), decision.key(), decision.outcome(), decision.limit(), decision.count(),
-                        decision.remaining(), decision.retryAfter(), decision.resetAfter(), false, false, false)));
+                decision.seenAgain(decision.retryAfter(), decision.resetAfter())));
     }
 
     /** Sweeps expired entries out of a full memory, if no sweep ran lately; true if there is room. */

@@ -44,7 +44,7 @@ class ClockIndependenceIntegrationTests {
             }
         });
         assertThat(args).containsExactly(prefix + "{clock:k}", prefix + "{clock:k}:ban", prefix + "{clock:k}:alert",
-                "acquire", "1", Integer.toString(algorithm.ordinal() + 1), "7", "30000", "1", "3", "120000", "0");
+                "acquire", "1", Integer.toString(DecisionScript.code(algorithm)), "7", "30000", "1", "3", "120000", "0");
     }
 
     /** The keys and arguments of the latest EVALSHA in the slow log (newest entries come first). */

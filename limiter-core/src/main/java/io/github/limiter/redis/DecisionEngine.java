@@ -1,0 +1,195 @@
+package io.github.limiter.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.LimitRequest;
+import io.github.limiter.RateLimitListener;
+import io.github.limiter.support.LimitIds;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One decision, whichever way the script runs: refuse from memory what Redis refused lately, else
+ * run the script once (per Cluster slot, if the limits' keys span several), remember what it
+ * refused, pick the binding decision, and tell the listeners. The blocking and the non-blocking
+ * limiter differ only in the {@link ScriptRunner} they pass.
+ */
+final class DecisionEngine {
+
+    private static final Log logger = LogFactory.getLog(RedisRateLimiter.class);
+
+    private final String keyPrefix;
+
+    private final List<RateLimitListener> listeners;
+
+    private final @Nullable LocalRefusals localRefusals;
+
+    private final boolean cluster;
+
+    // Failures are logged once per streak, and the recovery once, not once per call.
+    private final AtomicBoolean failing = new AtomicBoolean();
+
+    DecisionEngine(String keyPrefix, List<RateLimitListener> listeners, @Nullable LocalRefusals localRefusals,
+            boolean cluster) {
+        this.keyPrefix = keyPrefix;
+        this.listeners = List.copyOf(listeners);
+        this.localRefusals = localRefusals;
+        this.cluster = cluster;
+    }
+
+    /**
+     * Decides a call. With a blocking runner the future has completed when this returns.
+     * @param alsoTell one more listener for this call only, or {@code null}
+     * @return the binding decision; failed with the runner's failure, unwrapped
+     */
+    CompletableFuture<Decision> decide(List<LimitRequest> requests, ScriptRunner runner,
+            @Nullable RateLimitListener alsoTell) {
+        if (requests.isEmpty()) {
+            throw new IllegalArgumentException("A call must be under at least one limit");
+        }
+        // each limit's state key is built once per call: for memory, for the script, and to remember
+        String[] stateKeys = new String[requests.size()];
+        for (int i = 0; i < stateKeys.length; i++) {
+            stateKeys[i] = stateKey(requests.get(i));
+        }
+        Decision refused = refuseFromMemory(requests, stateKeys, alsoTell);
+        if (refused != null) {
+            return CompletableFuture.completedFuture(refused);
+        }
+        long start = System.nanoTime();
+        List<List<Integer>> groups = this.cluster ? AcrossSlots.slotGroups(stateKeys) : List.of();
+        CompletableFuture<List<Decision>> decided = (groups.size() > 1)
+                ? AcrossSlots.decide(requests, groups,
+                        (mode, group) -> run(runner, mode, select(requests, group), select(stateKeys, group)))
+                : run(runner, DecisionScript.ACQUIRE, requests, stateKeys);
+        CompletableFuture<Decision> result = new CompletableFuture<>();
+        decided.whenComplete((decisions, failure) -> {
+            Duration latency = Duration.ofNanos(System.nanoTime() - start);
+            if (failure != null) {
+                Throwable cause = unwrap(failure);
+                failed(requests, cause, latency, alsoTell);
+                result.completeExceptionally(cause);
+                return;
+            }
+            try {
+                result.complete(decided(requests, stateKeys, decisions, latency, alsoTell));
+            }
+            catch (RuntimeException ex) {
+                result.completeExceptionally(ex);
+            }
+        });
+        return result;
+    }
+
+    /** Checks every limit id; throws {@link IllegalArgumentException} for an invalid one. */
+    static void checkLimitId(String limitId) {
+        Objects.requireNonNull(limitId, "limitId must not be null");
+        String problem = LimitIds.problemWith(limitId);
+        if (problem != null) {
+            throw new IllegalArgumentException("limitId '" + limitId + "' " + problem);
+        }
+    }
+
+    static Throwable unwrap(Throwable failure) {
+        return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+    }
+
+    private @Nullable Decision refuseFromMemory(List<LimitRequest> requests, String[] stateKeys,
+            @Nullable RateLimitListener alsoTell) {
+        if (this.localRefusals == null) {
+            return null;
+        }
+        for (int i = 0; i < stateKeys.length; i++) {
+            LimitRequest request = requests.get(i);
+            Decision refused = (request.limit().mode() == Limit.Mode.ENFORCE)
+                    ? this.localRefusals.refuse(stateKeys[i], request) : null;
+            if (refused != null) {
+                // decided from memory: only this limit is reported, with no Redis latency
+                notify(alsoTell, listener -> listener.onDecision(List.of(request), List.of(refused), refused,
+                        Duration.ZERO));
+                return refused;
+            }
+        }
+        return null;
+    }
+
+    private CompletableFuture<List<Decision>> run(ScriptRunner runner, byte[] mode, List<LimitRequest> requests,
+            String[] stateKeys) {
+        DecisionCall call = new DecisionCall(mode, requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            LimitRequest request = requests.get(i);
+            call.add(stateKeys[i], request.limit(), request.cost());
+        }
+        return runner.run(call).thenApply(reply -> Replies.decisions(requests, reply));
+    }
+
+    private Decision decided(List<LimitRequest> requests, String[] stateKeys, List<Decision> decisions,
+            Duration latency, @Nullable RateLimitListener alsoTell) {
+        if (this.failing.compareAndSet(true, false)) {
+            logger.info("Rate limiting reaches Redis again; decisions are exact again");
+        }
+        if (this.localRefusals != null) {
+            for (int i = 0; i < requests.size(); i++) {
+                this.localRefusals.remember(stateKeys[i], requests.get(i), decisions.get(i));
+            }
+        }
+        Decision binding = Replies.binding(decisions);
+        if (logger.isDebugEnabled()) {
+            logger.debug("Decided " + decisions + " in " + latency.toNanos() / 1000 + " us");
+        }
+        notify(alsoTell, listener -> listener.onDecision(requests, decisions, binding, latency));
+        return binding;
+    }
+
+    private void failed(List<LimitRequest> requests, Throwable cause, Duration latency,
+            @Nullable RateLimitListener alsoTell) {
+        if (this.failing.compareAndSet(false, true)) {
+            logger.warn("Rate limiting cannot reach Redis (" + cause.getMessage() + "); until it recovers, limited "
+                    + "calls follow their on-failure setting (limiter.redis.on-failure)");
+        }
+        if (cause instanceof RuntimeException exception) {
+            notify(alsoTell, listener -> listener.onError(requests, exception, latency));
+        }
+    }
+
+    private String stateKey(LimitRequest request) {
+        checkLimitId(request.limitId());
+        return RedisKeys.state(this.keyPrefix, request.limitId(), request.key());
+    }
+
+    private static List<LimitRequest> select(List<LimitRequest> requests, List<Integer> indexes) {
+        return indexes.stream().map(requests::get).toList();
+    }
+
+    private static String[] select(String[] stateKeys, List<Integer> indexes) {
+        return indexes.stream().map(i -> stateKeys[i]).toArray(String[]::new);
+    }
+
+    private void notify(@Nullable RateLimitListener alsoTell, Consumer<RateLimitListener> call) {
+        for (RateLimitListener listener : this.listeners) {
+            tell(listener, call);
+        }
+        if (alsoTell != null) {
+            tell(alsoTell, call);
+        }
+    }
+
+    private static void tell(RateLimitListener listener, Consumer<RateLimitListener> call) {
+        try {
+            call.accept(listener);
+        }
+        catch (RuntimeException ex) {
+            logger.error("Rate limit listener " + listener + " failed", ex);
+        }
+    }
+
+}

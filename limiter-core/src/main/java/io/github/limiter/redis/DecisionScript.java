@@ -1,0 +1,70 @@
+package io.github.limiter.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import io.github.limiter.Algorithm;
+
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * The wire format of the decision script, declared once: what {@code decide.lua}'s header comment
+ * says about its keys, arguments and reply, as the Java side encodes and decodes them. A test reads
+ * the header and checks every number here against it.
+ */
+final class DecisionScript {
+
+    /** The script, assembled from the {@code .lua} files. */
+    static final RedisScript<List<Long>> SCRIPT = LimiterScripts.decide();
+
+    /** Keys per limit: state, ban, alert. */
+    static final int KEYS_PER_LIMIT = 3;
+
+    /** Arguments per limit: algorithm, max, window, cost, alert-at, ban, shadow. */
+    static final int ARGS_PER_LIMIT = 7;
+
+    /** Arguments before the first limit's: the mode and the number of limits. */
+    static final int LEADING_ARGS = 2;
+
+    /** Reply values per limit in the acquire and check modes. */
+    static final int REPLY_PER_LIMIT = 6;
+
+    /** Reply values per limit in the peek mode: count, reset, ban left. */
+    static final int PEEK_REPLY_PER_LIMIT = 3;
+
+    /** Counts and may ban. */
+    static final byte[] ACQUIRE = bytes("acquire");
+
+    /** Decides as acquire would, writing nothing. */
+    static final byte[] CHECK = bytes("check");
+
+    /** Reads the state only. */
+    static final byte[] PEEK = bytes("peek");
+
+    /** Outcome codes of the reply. */
+    static final int ALLOWED = 0;
+
+    static final int REJECTED = 1;
+
+    static final int BANNED = 2;
+
+    static final int ALLOWED_BUT_CALL_REJECTED = 3;
+
+    private DecisionScript() {
+    }
+
+    /** The algorithm's code in the script's {@code ALGORITHMS} table. */
+    static int code(Algorithm algorithm) {
+        return switch (algorithm) {
+            case FIXED_WINDOW -> 1;
+            case SLIDING_LOG -> 2;
+            case SLIDING_WINDOW -> 3;
+            case TOKEN_BUCKET -> 4;
+        };
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+}

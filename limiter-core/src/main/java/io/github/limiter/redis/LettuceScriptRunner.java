@@ -1,0 +1,132 @@
+package io.github.limiter.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Runs the script with Lettuce's asynchronous commands on the template's shared native connection:
+ * the caller's thread only writes the command, and the future completes on Lettuce's I/O thread
+ * when the reply arrives, or fails when the connection's command timeout expires, or at once while
+ * the connection is down and rejects commands.
+ *
+ * <p>The native commands are looked up once, through the template (so a template that fails fast
+ * before the first connection does so here too), and kept: the shared connection reconnects by
+ * itself; only a closed one is looked up again.
+ */
+final class LettuceScriptRunner implements ScriptRunner {
+
+    private static final LettuceExceptionConverter ERRORS = new LettuceExceptionConverter();
+
+    private static final byte[] SCRIPT_TEXT = DecisionScript.SCRIPT.getScriptAsString()
+        .getBytes(StandardCharsets.UTF_8);
+
+    private final StringRedisTemplate redis;
+
+    private volatile @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
+
+    LettuceScriptRunner(StringRedisTemplate redis) {
+        this.redis = redis;
+    }
+
+    /**
+     * Looks the native commands up now, so that the first asynchronous decisions do not: the
+     * look-up takes the connection factory's lock, which an event-loop thread must not wait for.
+     */
+    void prepare() {
+        commands();
+    }
+
+    @Override
+    public CompletableFuture<List<Long>> run(DecisionCall call) {
+        CompletableFuture<List<Long>> result = new CompletableFuture<>();
+        try {
+            RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
+            byte[][] keysAndArgs = call.keysAndArgs();
+            byte[][] keys = Arrays.copyOf(keysAndArgs, call.numKeys());
+            byte[][] args = Arrays.copyOfRange(keysAndArgs, call.numKeys(), keysAndArgs.length);
+            CompletionStage<List<?>> evalSha = commands.evalsha(DecisionScript.SCRIPT.getSha1(), ScriptOutputType.MULTI,
+                    keys, args);
+            evalSha.whenComplete((reply, ex) -> {
+                if (ex == null) {
+                    complete(result, reply, call);
+                }
+                else if (ScriptRunner.isNoScript(ex)) {
+                    // the script cache was lost (restart, failover, SCRIPT FLUSH): this run did not happen
+                    commands.<List<?>>eval(SCRIPT_TEXT, ScriptOutputType.MULTI, keys, args)
+                        .whenComplete((again, failure) -> {
+                            if (failure == null) {
+                                complete(result, again, call);
+                            }
+                            else {
+                                fail(result, failure);
+                            }
+                        });
+                }
+                else {
+                    fail(result, ex);
+                }
+            });
+        }
+        catch (RuntimeException ex) {
+            fail(result, ex);
+        }
+        return result;
+    }
+
+    private static void complete(CompletableFuture<List<Long>> result, @Nullable List<?> reply, DecisionCall call) {
+        try {
+            result.complete(ScriptRunner.numbers(reply, call));
+        }
+        catch (IllegalStateException ex) {
+            result.completeExceptionally(ex);
+        }
+    }
+
+    private void fail(CompletableFuture<List<Long>> result, Throwable failure) {
+        Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+                : failure;
+        if ("Connection is closed".equals(cause.getMessage())) {
+            this.commands = null;
+        }
+        result.completeExceptionally(translate(cause));
+    }
+
+    private static Throwable translate(Throwable failure) {
+        if (failure instanceof DataAccessException || !(failure instanceof Exception exception)) {
+            return failure;
+        }
+        DataAccessException translated = ERRORS.convert(exception);
+        return (translated != null) ? translated : new RedisSystemException("Redis exception", exception);
+    }
+
+    @SuppressWarnings("unchecked")
+    private RedisClusterAsyncCommands<byte[], byte[]> commands() {
+        RedisClusterAsyncCommands<byte[], byte[]> commands = this.commands;
+        if (commands == null) {
+            Object nativeConnection = this.redis.execute((RedisCallback<Object>) RedisConnection::getNativeConnection,
+                    true);
+            if (!(nativeConnection instanceof RedisClusterAsyncCommands<?, ?> async)) {
+                throw new IllegalStateException("Expected Lettuce's asynchronous commands, got " + nativeConnection);
+            }
+            commands = (RedisClusterAsyncCommands<byte[], byte[]>) async;
+            this.commands = commands;
+        }
+        return commands;
+    }
+
+}

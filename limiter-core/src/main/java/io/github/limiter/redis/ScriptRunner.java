@@ -1,0 +1,54 @@
+package io.github.limiter.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sends one {@link DecisionCall} to Redis, as {@code EVALSHA} and, if Redis has lost the script
+ * ({@code NOSCRIPT}), as {@code EVAL}: the script did not run the first time, so it runs once.
+ *
+ * <p>The limiter has two: one that blocks the calling thread and hands back a completed future,
+ * and one that does not block and completes the future when Redis answers. Everything else about a
+ * decision is the same code for both.
+ */
+interface ScriptRunner {
+
+    /**
+     * Runs the call.
+     * @param call the keys and arguments
+     * @return the reply; failed with a {@link org.springframework.dao.DataAccessException} if Redis
+     * could not be reached or did not answer in time, or an {@link IllegalStateException} if the
+     * reply is not what the script returns
+     */
+    CompletableFuture<List<Long>> run(DecisionCall call);
+
+    /** Checks that a reply is the integers the script returns, as many as the call expects. */
+    static List<Long> numbers(@Nullable List<?> reply, DecisionCall call) {
+        if (reply == null || reply.size() != call.replySize()) {
+            throw new IllegalStateException("Unexpected reply from the limiter script: " + reply);
+        }
+        List<Long> numbers = new ArrayList<>(reply.size());
+        for (Object value : reply) {
+            if (!(value instanceof Long number)) {
+                throw new IllegalStateException("Unexpected reply from the limiter script: " + reply);
+            }
+            numbers.add(number);
+        }
+        return numbers;
+    }
+
+    /** Whether a failure, or one of its causes, is Redis's answer that it has lost the script. */
+    static boolean isNoScript(Throwable ex) {
+        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+            String message = cause.getMessage();
+            if (message != null && message.contains("NOSCRIPT")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+}
