@@ -6,10 +6,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -22,7 +30,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  *
  * <p>Written by one small script, only for the calls that raise an alert or start a ban. It is a
  * second command rather than part of the decision script because a per-limit list cannot share a
- * Redis Cluster slot with the per-key keys of every decision.
+ * Redis Cluster slot with the per-key keys of every decision. It is written on a thread of its own,
+ * never on the deciding one: the call that raised the alert does not wait for it, and a decision
+ * completed on the Redis client's I/O thread must not block it. The queue is bounded; events that
+ * find it full, or that cannot be written while Redis is down, are dropped with one WARN line per
+ * streak, since the alert and ban themselves are already in force.
  *
  * <p>Internal API; it may change in any release.
  */
@@ -30,6 +42,11 @@ public final class RecentEvents implements RateLimitListener {
 
     /** Events kept per limit. */
     public static final int CAPACITY = 100;
+
+    /** Events waiting to be written, at most. */
+    static final int QUEUE = 1000;
+
+    private static final Log logger = LogFactory.getLog(RecentEvents.class);
 
     private static final Duration RETENTION = Duration.ofDays(7);
 
@@ -43,6 +60,11 @@ public final class RecentEvents implements RateLimitListener {
 
     private final String instance = ManagementFactory.getRuntimeMXBean().getName();
 
+    private final ThreadPoolExecutor writer;
+
+    // dropped events are logged once per streak, not once per event
+    private final AtomicBoolean dropping = new AtomicBoolean();
+
     /**
      * Creates the recorder.
      * @param redis the template to write and read through
@@ -51,6 +73,12 @@ public final class RecentEvents implements RateLimitListener {
     public RecentEvents(StringRedisTemplate redis, String keyPrefix) {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+        this.writer = new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(QUEUE), runnable -> {
+            Thread thread = new Thread(runnable, "limiter-recent-events");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.writer.allowCoreThreadTimeOut(true);
     }
 
     @Override
@@ -86,8 +114,48 @@ public final class RecentEvents implements RateLimitListener {
     }
 
     private void record(Event event) {
-        this.redis.execute(RECORD, List.of(key(event.limitId())), event.format(), Integer.toString(CAPACITY),
-                Long.toString(RETENTION.toMillis()));
+        try {
+            this.writer.execute(() -> write(event));
+        }
+        catch (RejectedExecutionException ex) {
+            dropped(event, "more than " + QUEUE + " events wait to be written");
+        }
+    }
+
+    private void write(Event event) {
+        try {
+            this.redis.execute(RECORD, List.of(key(event.limitId())), event.format(), Integer.toString(CAPACITY),
+                    Long.toString(RETENTION.toMillis()));
+            if (this.dropping.compareAndSet(true, false)) {
+                logger.info("Recent rate-limit events are recorded again");
+            }
+        }
+        catch (RuntimeException ex) {
+            dropped(event, ex.getMessage());
+        }
+    }
+
+    private void dropped(Event event, @Nullable String why) {
+        if (this.dropping.compareAndSet(false, true)) {
+            logger.warn("Recent rate-limit events are not recorded (" + why + "), such as the " + event.type()
+                    + " of limit '" + event.limitId() + "'; the alerts and bans themselves are in force");
+        }
+    }
+
+    /**
+     * Waits until the events of decisions made so far are written, for tests and orderly shutdown.
+     * @param timeout the longest to wait
+     * @return whether they were written in time
+     */
+    public boolean awaitWritten(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (this.writer.getCompletedTaskCount() < this.writer.getTaskCount()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
+        return true;
     }
 
     private String key(String limitId) {

@@ -31,6 +31,7 @@ class RecentEventsIntegrationTests {
         for (int call = 0; call < 5; call++) {
             this.limiter.tryAcquire("reads", "mallory", limit);
         }
+        assertThat(this.recent.awaitWritten(Duration.ofSeconds(5))).isTrue();
         List<RecentEvents.Event> events = this.recent.recent("reads");
         assertThat(events).extracting(RecentEvents.Event::type).containsExactly("ban", "alert");
         assertThat(events).allSatisfy(event -> {
@@ -48,10 +49,12 @@ class RecentEventsIntegrationTests {
             this.limiter.tryAcquire("busy", "user-" + i, limit);
             this.limiter.tryAcquire("busy", "user-" + i, limit);
         }
+        assertThat(this.recent.awaitWritten(Duration.ofSeconds(5))).isTrue();
         List<RecentEvents.Event> events = this.recent.recent("busy");
         assertThat(events).hasSize(RecentEvents.CAPACITY);
         assertThat(events.get(0).key()).isEqualTo("user-104");
         this.limiter.tryAcquire("quiet", "k", Limit.of(5, Duration.ofMinutes(1)));
+        assertThat(this.recent.awaitWritten(Duration.ofSeconds(5))).isTrue();
         assertThat(redis.hasKey(this.prefix + "events:{quiet}")).isFalse();
     }
 
@@ -61,6 +64,7 @@ class RecentEventsIntegrationTests {
         String hostile = "a\u001fb{c}:d";
         this.limiter.tryAcquire("odd", hostile, limit);
         this.limiter.tryAcquire("odd", hostile, limit);
+        assertThat(this.recent.awaitWritten(Duration.ofSeconds(5))).isTrue();
         assertThat(this.recent.recent("odd")).singleElement()
             .satisfies(event -> assertThat(event.key()).isEqualTo("a?b{c}:d"));
     }

@@ -1,15 +1,18 @@
 package io.github.limiter.webapp;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -37,6 +40,9 @@ class ObservabilityIntegrationTests {
     @Value("${local.server.port}")
     private int port;
 
+    @Autowired
+    private RecentEvents recentEvents;
+
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
         RedisServerExtension.registerProperties(registry, PREFIX);
@@ -61,6 +67,8 @@ class ObservabilityIntegrationTests {
         assertThat(banned.headers().firstValue("X-RateLimit-Reset")).hasValue("600");
         assertThat(banned.headers().firstValue("RateLimit")).hasValue("\"reads\";r=0;t=600");
 
+        // recent events are written off the deciding thread
+        assertThat(this.recentEvents.awaitWritten(Duration.ofSeconds(5))).isTrue();
         String report = send("GET", "/actuator/ratelimits").body();
         assertThat(report).contains("\"limitId\":\"reads\"", "\"method\":\"ObservedController.read(String)\"",
                 "\"algorithm\":\"FIXED_WINDOW\"", "\"mode\":\"SHADOW\"", "\"policies\":{",

@@ -1,0 +1,109 @@
+package io.github.limiter.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Limit;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The wire format the Java side declares against what decide.lua's header comment documents, so
+ * that neither can change without the other.
+ */
+class DecisionScriptTests {
+
+    private static final Map<String, Integer> WORDS = Map.of("two", 2, "three", 3, "six", 6, "seven", 7);
+
+    private final String header = header();
+
+    @Test
+    void keysPerLimitAreWhatTheScriptDocuments() {
+        assertThat(number("KEYS\\s+(\\w+) per limit")).isEqualTo(DecisionScript.KEYS_PER_LIMIT);
+    }
+
+    @Test
+    void argumentsPerLimitAreWhatTheScriptDocuments() {
+        assertThat(number("then (\\w+) values per limit")).isEqualTo(DecisionScript.ARGS_PER_LIMIT);
+        assertThat(this.header).contains("ARGV[1] 'acquire'", "ARGV[2] n, the number of limits");
+        assertThat(DecisionScript.LEADING_ARGS).isEqualTo(2);
+    }
+
+    @Test
+    void replyValuesPerLimitAreWhatTheScriptDocuments() {
+        assertThat(number("Reply for 'acquire': (\\w+) integers per limit")).isEqualTo(DecisionScript.REPLY_PER_LIMIT);
+        assertThat(number("Reply for 'peek': (\\w+) integers per limit"))
+            .isEqualTo(DecisionScript.PEEK_REPLY_PER_LIMIT);
+    }
+
+    @Test
+    void algorithmCodesAreWhatTheScriptDocumentsAndRegisters() {
+        String scripts = DecisionScript.SCRIPT.getScriptAsString();
+        for (Algorithm algorithm : Algorithm.values()) {
+            int code = DecisionScript.code(algorithm);
+            String words = algorithm.name().toLowerCase().replace('_', ' ');
+            assertThat(this.header).contains(code + " " + words);
+            assertThat(scripts).contains("ALGORITHMS[" + code + "] = {");
+        }
+    }
+
+    @Test
+    void outcomeCodesAreWhatTheScriptDocuments() {
+        assertThat(this.header).contains(DecisionScript.ALLOWED + " allowed", DecisionScript.REJECTED + " rejected",
+                DecisionScript.BANNED + " banned", DecisionScript.ALLOWED_BUT_CALL_REJECTED + " allowed by this limit");
+    }
+
+    @Test
+    void modesAreWhatTheScriptDocuments() {
+        for (byte[] mode : new byte[][] { DecisionScript.ACQUIRE, DecisionScript.CHECK, DecisionScript.PEEK }) {
+            assertThat(this.header).contains("'" + new String(mode, StandardCharsets.UTF_8) + "'");
+        }
+    }
+
+    @Test
+    void aCallHasRoomForEveryKeyAndArgument() {
+        DecisionCall call = new DecisionCall(DecisionScript.ACQUIRE, 2);
+        call.add("p:{a:k}", Limit.of(5, Duration.ofSeconds(1)), 1);
+        call.add("p:{b:k}", Limit.of(5, Duration.ofSeconds(1)), 1);
+        assertThat(call.keysAndArgs().length).isEqualTo(2 * (3 + 7) + 2);
+        assertThat(List.of(call.keysAndArgs())).doesNotContainNull();
+        assertThat(call.numKeys()).isEqualTo(6);
+        assertThat(call.replySize()).isEqualTo(12);
+        assertThat(new DecisionCall(DecisionScript.PEEK, 2).replySize()).isEqualTo(6);
+    }
+
+    private int number(String regex) {
+        Matcher matcher = Pattern.compile(regex).matcher(this.header);
+        assertThat(matcher.find()).as("decide.lua's header says %s", regex).isTrue();
+        Integer value = WORDS.get(matcher.group(1));
+        assertThat(value).as("a number word: %s", matcher.group(1)).isNotNull();
+        return value;
+    }
+
+    private static String header() {
+        try (InputStream in = DecisionScriptTests.class.getClassLoader()
+            .getResourceAsStream("META-INF/limiter/scripts/decide.lua")) {
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            StringBuilder header = new StringBuilder();
+            for (String line : text.split("\n")) {
+                if (!line.startsWith("--")) {
+                    break;
+                }
+                header.append(line.substring(2).strip()).append('\n');
+            }
+            return header.toString().replaceAll("\\s+", " ");
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+}
