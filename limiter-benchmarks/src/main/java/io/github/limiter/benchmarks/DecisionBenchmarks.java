@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -46,6 +47,7 @@ import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -85,6 +87,10 @@ public class DecisionBenchmarks {
     private Limited limitedWithoutLocalCache;
 
     private Limited limitedInMemory;
+
+    private RateLimiter rateLimiter;
+
+    private Limit fixedWindow;
 
     private RedisClient client;
 
@@ -167,6 +173,9 @@ public class DecisionBenchmarks {
             default -> {
                 this.withLocalCache = app(BenchmarkApp.class, redis, this.prefix + "cached:", "true");
                 this.limited = this.withLocalCache.getBean(Limited.class);
+                this.rateLimiter = this.withLocalCache.getBean(RateLimiter.class);
+                // what Limited's fixed window is: max per hour, no alert, no ban
+                this.fixedWindow = Limit.of(limit, Duration.ofHours(1));
             }
         }
     }
@@ -206,6 +215,50 @@ public class DecisionBenchmarks {
     @Benchmark
     public boolean annotatedFixedWindow() {
         return call(allowed() ? this.limited::fixedAllowed : this.limited::fixedRejected);
+    }
+
+    /**
+     * The limiter bean's non-blocking decision for the same fixed window, without the proxy,
+     * waited for on the benchmark thread: the cost and latency of the path reactive code takes.
+     */
+    @Benchmark
+    public boolean asyncFixedWindow() {
+        return this.rateLimiter.tryAcquireAsync(allowed() ? "async-fixed-allowed" : "async-fixed-rejected", key(),
+                this.fixedWindow)
+            .toCompletableFuture()
+            .join()
+            .allowed();
+    }
+
+    /**
+     * The same annotated fixed window returning a {@code Mono}, decided when subscribed, blocked
+     * for. A refusal is the error signal, turned into {@code false} before {@code block()}:
+     * {@code block()} would add an exception with a stack trace of its own to each refusal, which
+     * is the benchmark's cost, not the limiter's.
+     */
+    @Benchmark
+    public boolean annotatedMonoFixedWindow() {
+        String key = key();
+        Mono<String> call = allowed() ? this.limited.monoFixedAllowed(key) : this.limited.monoFixedRejected(key);
+        return Boolean.TRUE.equals(call.map(result -> true)
+            .onErrorReturn(RateLimitExceededException.class, false)
+            .block());
+    }
+
+    /** The same returning a {@code CompletableFuture}, decided without blocking, joined. */
+    @Benchmark
+    public boolean annotatedCompletableFutureFixedWindow() {
+        String key = key();
+        try {
+            (allowed() ? this.limited.futureFixedAllowed(key) : this.limited.futureFixedRejected(key)).join();
+            return true;
+        }
+        catch (CompletionException ex) {
+            if (ex.getCause() instanceof RateLimitExceededException) {
+                return false;
+            }
+            throw ex;
+        }
     }
 
     @Benchmark

@@ -1,13 +1,18 @@
 package io.github.limiter.benchmarks;
 
+import java.util.concurrent.CompletableFuture;
+
 import io.github.limiter.Algorithm;
 import io.github.limiter.annotation.RateLimit;
+import reactor.core.publisher.Mono;
 
 import org.springframework.stereotype.Service;
 
 /**
  * The annotated methods the benchmarks call through the starter's proxy: high limits for the
- * mostly-allowed workload, one call an hour for the mostly-rejected one.
+ * mostly-allowed workload, one call an hour for the mostly-rejected one. The fixed window also
+ * returns a {@code Mono}, decided once per subscription, and a {@code CompletableFuture}, decided
+ * without blocking; both run their body only when allowed.
  */
 @Service
 public class Limited {
@@ -44,6 +49,26 @@ public class Limited {
 
     @RateLimit(name = "bucket-rejected", key = "#key", window = "1h", max = 1, algorithm = Algorithm.TOKEN_BUCKET)
     public void bucketRejected(String key) {
+    }
+
+    @RateLimit(name = "mono-fixed-allowed", key = "#key", window = "1h", max = 100_000_000)
+    public Mono<String> monoFixedAllowed(String key) {
+        return Mono.fromSupplier(() -> key);
+    }
+
+    @RateLimit(name = "mono-fixed-rejected", key = "#key", window = "1h", max = 1)
+    public Mono<String> monoFixedRejected(String key) {
+        return Mono.fromSupplier(() -> key);
+    }
+
+    @RateLimit(name = "future-fixed-allowed", key = "#key", window = "1h", max = 100_000_000)
+    public CompletableFuture<String> futureFixedAllowed(String key) {
+        return CompletableFuture.completedFuture(key);
+    }
+
+    @RateLimit(name = "future-fixed-rejected", key = "#key", window = "1h", max = 1)
+    public CompletableFuture<String> futureFixedRejected(String key) {
+        return CompletableFuture.completedFuture(key);
     }
 
 }
