@@ -22,7 +22,8 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnClass(RateLimiter.class)
 @ConditionalOnBooleanProperty(name = "limiter.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LimiterProperties.class)
-@Import({ RedisRateLimiterConfiguration.class, InvalidationConfiguration.class, RateLimitAdvisorConfiguration.class })
+@Import({ RedisRateLimiterConfiguration.class, InvalidationConfiguration.class, RateLimitAdvisorConfiguration.class,
+        ReactiveRateLimiterConfiguration.class })
 public final class LimiterAutoConfiguration {
 
 }

@@ -11,6 +11,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
+import io.github.limiter.reactive.ReactiveRateLimiter;
 import io.github.limiter.aop.RateLimitAdvisor;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,6 +47,16 @@ class LimiterAutoConfigurationTests {
             assertThat(context).hasSingleBean(RateLimitAdvisor.class);
             assertThat(context).hasSingleBean(LimiterProperties.class);
         });
+    }
+
+    @Test
+    void providesAReactiveRateLimiterWhereReactorIsPresent() {
+        this.runner.run(context -> assertThat(context).hasSingleBean(ReactiveRateLimiter.class));
+        this.runner.withClassLoader(new FilteredClassLoader("reactor.core.publisher"))
+            .run(context -> {
+                assertThat(context).hasSingleBean(RateLimiter.class);
+                assertThat(context).doesNotHaveBean(ReactiveRateLimiter.class);
+            });
     }
 
     @Test

@@ -1,0 +1,47 @@
+package io.github.limiter.autoconfigure.web;
+
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.autoconfigure.LimiterProperties;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.web.reactive.DispatcherHandler;
+
+/**
+ * The same HTTP answers as {@link LimiterWebMvcAutoConfiguration}, for reactive web applications
+ * (Spring WebFlux): {@link RateLimitExceededException} answered with 429 (or
+ * {@code limiter.web.ban-status} for banned keys), a {@code Retry-After} header and an RFC 9457
+ * problem detail, unless the application handles the exception itself; and the rate-limit headers
+ * ({@code limiter.web.headers}) on the responses of limited endpoints, allowed or refused.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = LimiterAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+@ConditionalOnClass({ DispatcherHandler.class, RateLimitExceededException.class })
+@ConditionalOnBooleanProperty(name = "limiter.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LimiterProperties.class)
+public final class LimiterWebFluxAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitExceptionHandler rateLimitExceptionHandler(LimiterProperties properties) {
+        LimiterProperties.Web web = properties.getWeb();
+        return new RateLimitExceptionHandler(HttpStatusCode.valueOf(web.getBanStatus()), web.getHeaders(),
+                web.getProblemTypeBase());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitHeadersWebFilter rateLimitHeadersWebFilter(LimiterProperties properties) {
+        return new RateLimitHeadersWebFilter(properties.getWeb().getHeaders());
+    }
+
+}

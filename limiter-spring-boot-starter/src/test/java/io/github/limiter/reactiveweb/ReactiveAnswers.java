@@ -1,0 +1,110 @@
+package io.github.limiter.reactiveweb;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.limiter.OnFailure;
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.annotation.RateLimit;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * A WebFlux application limited as a user's would be: annotated handlers returning Mono, Flux and
+ * CompletableFuture, configured by properties only.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import({ ReactiveAnswers.Answers.class, ReactiveAnswers.OwnHandling.class, ReactiveAnswers.Careless.class })
+class ReactiveAnswers {
+
+    // public methods: @RateLimit applies to public methods only
+    @RestController
+    static class Answers {
+
+        private final AtomicInteger bodies = new AtomicInteger();
+
+        /** How many times a handler's body ran. */
+        public int bodies() {
+            return this.bodies.get();
+        }
+
+        // a reads policy of the test's: max 2 a minute, alert at 1, banned for 10 minutes past it
+        @GetMapping("/reads/{user}")
+        @RateLimit(name = "reads", policy = "reads", key = "#user")
+        public Mono<String> read(@PathVariable String user) {
+            this.bodies.incrementAndGet();
+            return Mono.just("read for " + user);
+        }
+
+        @GetMapping("/digits/{user}")
+        @RateLimit(key = "#user", window = "1m", max = 1)
+        public Flux<String> digits(@PathVariable String user) {
+            this.bodies.incrementAndGet();
+            return Flux.just("1", "2", "3").delayElements(Duration.ofMillis(1));
+        }
+
+        @GetMapping("/later/{user}")
+        @RateLimit(key = "#user", window = "1m", max = 1)
+        public CompletableFuture<String> later(@PathVariable String user) {
+            this.bodies.incrementAndGet();
+            return CompletableFuture.completedFuture("later for " + user);
+        }
+
+        @GetMapping("/strict/{user}")
+        @RateLimit(key = "#user", window = "1m", max = 5, onFailure = OnFailure.DENY)
+        public Mono<String> strict(@PathVariable String user) {
+            this.bodies.incrementAndGet();
+            return Mono.just("strict for " + user);
+        }
+
+    }
+
+    /** Blocks a non-blocking thread on purpose: the proof that BlockHound watches. */
+    @RestController
+    static class Careless {
+
+        @GetMapping("/careless")
+        public Mono<String> careless() {
+            return Mono.delay(Duration.ofMillis(1)).map(tick -> {
+                try {
+                    Thread.sleep(1);
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+                return "slept";
+            });
+        }
+
+    }
+
+    /** A controller that answers its own refusals: the starter's answer backs off for it. */
+    @RestController
+    static class OwnHandling {
+
+        @GetMapping("/own/{user}")
+        @RateLimit(key = "#user", window = "1m", max = 1)
+        public Mono<String> own(@PathVariable String user) {
+            return Mono.just("own for " + user);
+        }
+
+        @ExceptionHandler(RateLimitExceededException.class)
+        public ResponseEntity<String> refused(RateLimitExceededException ex) {
+            return ResponseEntity.status(HttpStatus.I_AM_A_TEAPOT).body("slow down, " + ex.getKey());
+        }
+
+    }
+
+}

@@ -1,0 +1,192 @@
+package io.github.limiter.reactiveweb;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.limiter.RateLimiter;
+import io.github.limiter.test.EmbeddedRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import reactor.blockhound.BlockHound;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A Spring WebFlux application on real Redis gets the same limits, tiers and HTTP answers as a
+ * Spring MVC one, counted per subscription, and nothing it does for them blocks a non-blocking
+ * thread: BlockHound watches every event-loop thread (the web server's and Lettuce's) through
+ * allowed, refused, banned-from-memory and Redis-down calls, and records any blocking call.
+ *
+ * <p>Runs in a JVM of its own (the {@code blockhound} execution of surefire), since BlockHound
+ * instruments the JDK for the rest of the JVM's life.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReactiveWebIntegrationTests {
+
+    private static final List<String> blockingCalls = new CopyOnWriteArrayList<>();
+
+    private static final HttpClient http = HttpClient.newHttpClient();
+
+    private static EmbeddedRedis redis;
+
+    private static ConfigurableApplicationContext context;
+
+    private static String base;
+
+    private final String user = "user-" + UUID.randomUUID();
+
+    @BeforeAll
+    static void start() {
+        BlockHound.install(builder -> builder.blockingMethodCallback(method -> {
+            StringBuilder trace = new StringBuilder(Thread.currentThread().getName() + ": " + method);
+            for (StackTraceElement element : new Throwable().getStackTrace()) {
+                trace.append("\n\tat ").append(element);
+            }
+            blockingCalls.add(trace.toString());
+        }));
+        redis = EmbeddedRedis.start();
+        context = new SpringApplicationBuilder(ReactiveAnswers.class).web(WebApplicationType.REACTIVE)
+            .bannerMode(Banner.Mode.OFF)
+            .logStartupInfo(false)
+            .run("--server.port=0", "--spring.data.redis.host=" + redis.host(),
+                    "--spring.data.redis.port=" + redis.port(), "--limiter.key-prefix=reactive-web-" + UUID.randomUUID() + ":",
+                    "--limiter.policies.reads.window=1m", "--limiter.policies.reads.max=2",
+                    "--limiter.policies.reads.alert-at=1", "--limiter.policies.reads.ban-for=10m",
+                    "--limiter.web.headers=both", "--limiter.redis.timeout=200ms");
+        base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (context != null) {
+            context.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    @Test
+    @Order(0)
+    void blockHoundRecordsABlockingCallOnANonBlockingThread() {
+        assertThat(get("/careless").body()).isEqualTo("slept");
+        assertThat(blockingCalls).anySatisfy(call -> assertThat(call).contains("sleep"));
+        blockingCalls.clear();
+    }
+
+    @Test
+    @Order(1)
+    void allowedCallsGetTheRateLimitHeaders() {
+        HttpResponse<String> first = get("/reads/" + this.user);
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(first.body()).isEqualTo("read for " + this.user);
+        assertThat(first.headers().firstValue("RateLimit-Policy")).hasValue("\"reads\";q=2;w=60");
+        assertThat(first.headers().firstValue("RateLimit")).hasValueSatisfying(value -> assertThat(value)
+            .matches("\"reads\";r=1;t=(59|60)"));
+        assertThat(first.headers().firstValue("X-RateLimit-Limit")).hasValue("2");
+        assertThat(first.headers().firstValue("X-RateLimit-Remaining")).hasValue("1");
+        assertNothingBlocked();
+    }
+
+    @Test
+    @Order(2)
+    void aCallPastTheLimitIsBannedWith429RetryAfterAndAProblemThenRefusedFromMemory() {
+        RateLimiter limiter = context.getBean(RateLimiter.class);
+        int bodiesBefore = context.getBean(ReactiveAnswers.Answers.class).bodies();
+        get("/reads/" + this.user);
+        get("/reads/" + this.user);
+        HttpResponse<String> banned = get("/reads/" + this.user);
+        assertThat(banned.statusCode()).isEqualTo(429);
+        assertThat(banned.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(banned.headers().firstValue("Retry-After")).hasValue("600");
+        assertThat(banned.headers().firstValue("RateLimit")).hasValue("\"reads\";r=0;t=600");
+        assertThat(banned.headers().firstValue("X-RateLimit-Remaining")).hasValue("0");
+        assertThat(banned.body()).contains("\"type\":\"https://limiter.github.io/problems/banned\"",
+                "\"limitId\":\"reads\"", "\"status\":429", "\"banned\":true");
+        // the ban is in this instance's memory now: the next call is refused without Redis
+        long scripts = scriptCalls();
+        HttpResponse<String> fromMemory = get("/reads/" + this.user);
+        assertThat(fromMemory.statusCode()).isEqualTo(429);
+        assertThat(fromMemory.headers().firstValue("Retry-After")).hasValueSatisfying(
+                value -> assertThat(Long.parseLong(value)).isBetween(590L, 600L));
+        assertThat(scriptCalls()).isEqualTo(scripts);
+        assertThat(context.getBean(ReactiveAnswers.Answers.class).bodies() - bodiesBefore).isEqualTo(2);
+        assertThat(limiter.isBanned("reads", this.user)).isTrue();
+        assertNothingBlocked();
+    }
+
+    @Test
+    @Order(3)
+    void fluxAndCompletableFutureHandlersAreLimitedToo() {
+        assertThat(get("/digits/" + this.user).body()).isEqualTo("123");
+        HttpResponse<String> refused = get("/digits/" + this.user);
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(refused.body()).contains("\"type\":\"https://limiter.github.io/problems/rate-limit-exceeded\"");
+        assertThat(get("/later/" + this.user).body()).isEqualTo("later for " + this.user);
+        HttpResponse<String> later = get("/later/" + this.user);
+        assertThat(later.statusCode()).isEqualTo(429);
+        assertThat(later.headers().firstValue("Retry-After")).isPresent();
+        assertNothingBlocked();
+    }
+
+    @Test
+    @Order(4)
+    void anApplicationThatHandlesTheRefusalItselfKeepsItsAnswer() {
+        assertThat(get("/own/" + this.user).statusCode()).isEqualTo(200);
+        HttpResponse<String> own = get("/own/" + this.user);
+        assertThat(own.statusCode()).isEqualTo(418);
+        assertThat(own.body()).isEqualTo("slow down, " + this.user);
+        assertNothingBlocked();
+    }
+
+    @Test
+    @Order(5)
+    void whileRedisIsDownCallsFollowTheirOnFailureSettingWithoutBlocking() {
+        assertThat(get("/strict/" + this.user).statusCode()).isEqualTo(200);
+        redis.kill();
+        long start = System.nanoTime();
+        HttpResponse<String> allowed = get("/reads/" + "other-" + this.user);
+        HttpResponse<String> denied = get("/strict/" + this.user);
+        long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertThat(allowed.statusCode()).as("on-failure allow (the default)").isEqualTo(200);
+        assertThat(denied.statusCode()).as("on-failure deny").isEqualTo(503);
+        assertThat(denied.body()).contains("\"type\":\"https://limiter.github.io/problems/limiter-unavailable\"");
+        assertThat(denied.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(millis).as("two calls, each within the limiter's timeout").isLessThan(2_000);
+        assertNothingBlocked();
+    }
+
+    private static void assertNothingBlocked() {
+        assertThat(blockingCalls).as("blocking calls on non-blocking threads").isEmpty();
+    }
+
+    private static long scriptCalls() {
+        return redis.commandCalls().getOrDefault("evalsha", 0L) + redis.commandCalls().getOrDefault("eval", 0L);
+    }
+
+    private static HttpResponse<String> get(String path) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+        catch (Exception ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+}
