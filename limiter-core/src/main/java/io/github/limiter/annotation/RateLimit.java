@@ -39,6 +39,13 @@ import io.github.limiter.OnFailure;
  * attributes fail the application start with a message naming the class, method, attribute and
  * value.
  *
+ * <p>A method returning {@code Mono}, {@code Flux} or another reactive type Spring's
+ * {@code ReactiveAdapterRegistry} knows (with Reactor on the classpath) is decided once per
+ * subscription, without blocking; only an allowed subscription runs the method's body, and a
+ * refusal is an error signal carrying the exception. A method returning {@code CompletableFuture}
+ * or {@code CompletionStage} is decided once per call, without blocking; a refusal completes the
+ * future exceptionally.
+ *
  * @since 0.1.0
  */
 @Target({ ElementType.METHOD, ElementType.TYPE })

@@ -2,38 +2,22 @@ package io.github.limiter.aop;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Optional;
-import java.util.TreeSet;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
-import io.github.limiter.Algorithm;
-import io.github.limiter.Limit;
-import io.github.limiter.OnFailure;
-import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.annotation.RateLimit;
-import io.github.limiter.key.CostExpression;
-import io.github.limiter.key.KeyExpression;
 import io.github.limiter.key.KeyExpressions;
-import io.github.limiter.support.LimitChecks;
-import io.github.limiter.support.LimitChecks.Field;
-import io.github.limiter.support.LimitIds;
-import io.github.limiter.support.Windows;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.expression.ParseException;
 import org.springframework.util.ClassUtils;
-import org.springframework.util.ReflectionUtils;
 
 /**
  * Resolves, validates and caches the limit of each method: once per method and target class, so
@@ -41,10 +25,6 @@ import org.springframework.util.ReflectionUtils;
  * override those of its policy.
  */
 final class LimitSpecs {
-
-    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null, null, null);
-
-    private static final long UNSET = -1;
 
     // resolved once per method and user class (a CGLIB subclass shares its superclass's)
     private final Map<MethodClassKey, Optional<MethodLimits>> resolved = new ConcurrentHashMap<>(256);
@@ -100,217 +80,16 @@ final class LimitSpecs {
         List<LimitSpec> specs = new ArrayList<>(annotations.size());
         Set<String> limitIds = new HashSet<>();
         for (RateLimit annotation : annotations) {
-            LimitSpec spec = new Resolution(annotation, specific, targetClass, specs.size() + 1).spec();
+            LimitSpec spec = new AnnotationResolution(annotation, specific, targetClass, specs.size() + 1,
+                    this.keyExpressions, this.policies).spec();
             if (!limitIds.add(spec.limitId())) {
                 throw new InvalidRateLimitException(targetClass, specific, "name", spec.limitId(),
                         "names two limits of the same method; give each its own name", null);
             }
             specs.add(spec);
         }
-        return Optional.of(withFallback(List.copyOf(specs), annotations, specific, targetClass));
-    }
-
-    private MethodLimits withFallback(List<LimitSpec> specs, Set<RateLimit> annotations, Method method,
-            Class<?> targetClass) {
-        Set<String> names = new TreeSet<>();
-        annotations.stream().map(RateLimit::fallback).filter(name -> !name.isBlank()).forEach(names::add);
-        Returns returns = Returns.of(method, targetClass);
-        if (names.isEmpty()) {
-            return new MethodLimits(specs, null, false, returns);
-        }
-        if (names.size() > 1) {
-            throw new InvalidRateLimitException(targetClass, method, "fallback", String.join(", ", names),
-                    "names more than one fallback for one method", null);
-        }
-        String name = names.iterator().next();
-        Class<?>[] types = method.getParameterTypes();
-        Class<?>[] withException = Arrays.copyOf(types, types.length + 1);
-        withException[types.length] = RateLimitExceededException.class;
-        for (Class<?>[] candidate : List.of(withException, types)) {
-            Method fallback = ReflectionUtils.findMethod(targetClass, name, candidate);
-            if (fallback != null && returnsCompatibly(fallback, method)) {
-                return new MethodLimits(specs, fallback, candidate == withException, returns);
-            }
-        }
-        throw new InvalidRateLimitException(targetClass, method, "fallback", name,
-                "names no method " + name + "(" + simpleNames(types) + ") or " + name + "(" + simpleNames(types)
-                        + (types.length > 0 ? ", " : "") + "RateLimitExceededException) returning "
-                        + method.getReturnType().getSimpleName() + " in " + targetClass.getSimpleName(),
-                null);
-    }
-
-    private static boolean returnsCompatibly(Method fallback, Method method) {
-        Class<?> expected = method.getReturnType();
-        Class<?> actual = fallback.getReturnType();
-        return (expected == void.class) ? actual == void.class
-                : ClassUtils.isAssignable(ClassUtils.resolvePrimitiveIfNecessary(expected), actual);
-    }
-
-    private static String simpleNames(Class<?>[] types) {
-        return Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(", "));
-    }
-
-    /** One annotation being turned into a spec; knows where each value came from, for messages. */
-    private final class Resolution {
-
-        private final RateLimit annotation;
-
-        private final Method method;
-
-        private final Class<?> targetClass;
-
-        private final LimitPolicy policy;
-
-        private final int position;
-
-        Resolution(RateLimit annotation, Method method, Class<?> targetClass, int position) {
-            this.annotation = annotation;
-            this.method = method;
-            this.targetClass = targetClass;
-            this.position = position;
-            this.policy = policy();
-        }
-
-        LimitSpec spec() {
-            String limitId = this.annotation.name().isEmpty()
-                    ? this.targetClass.getSimpleName() + "." + this.method.getName()
-                            + ((this.position > 1) ? "-" + this.position : "")
-                    : this.annotation.name();
-            String idProblem = LimitIds.problemWith(limitId);
-            if (idProblem != null) {
-                throw invalid("name", limitId, idProblem);
-            }
-            Duration window = this.annotation.window().isBlank() ? this.policy.window()
-                    : duration(Field.WINDOW, this.annotation.window());
-            Long max = (this.annotation.max() != UNSET) ? Long.valueOf(this.annotation.max()) : this.policy.max();
-            Long alertAt = (this.annotation.alertAt() != UNSET) ? Long.valueOf(this.annotation.alertAt())
-                    : this.policy.alertAt();
-            Duration banFor = this.annotation.banFor().isBlank() ? this.policy.banFor()
-                    : duration(Field.BAN_FOR, this.annotation.banFor());
-            Algorithm algorithm = algorithm();
-            if (max == null) {
-                throw invalid("max", Long.toString(this.annotation.max()),
-                        "is not set; set max to the calls allowed per window (at least 1)" + inPolicy());
-            }
-            LimitChecks.Problem problem = LimitChecks.check(algorithm, window, max, alertAt, banFor);
-            if (problem != null) {
-                throw invalid(problem.field().attribute(), written(problem.field(), problem.value()),
-                        problem.message() + fromPolicy(problem.field()));
-            }
-            Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
-            return new LimitSpec(limitId, key(), cost(max), limit, this.targetClass.getSimpleName() + "."
-                    + this.method.getName() + "(" + simpleNames(this.method.getParameterTypes()) + ")", onFailure());
-        }
-
-        private @Nullable OnFailure onFailure() {
-            OnFailure[] choices = this.annotation.onFailure();
-            if (choices.length > 1) {
-                throw invalid("onFailure", Arrays.toString(choices), "names more than one choice");
-            }
-            return (choices.length == 1) ? choices[0] : this.policy.onFailure();
-        }
-
-        private Algorithm algorithm() {
-            Algorithm[] algorithms = this.annotation.algorithm();
-            if (algorithms.length > 1) {
-                throw invalid("algorithm", Arrays.toString(algorithms), "names more than one algorithm");
-            }
-            if (algorithms.length == 1) {
-                return algorithms[0];
-            }
-            return (this.policy.algorithm() != null) ? this.policy.algorithm() : Algorithm.FIXED_WINDOW;
-        }
-
-        private Limit.Mode mode() {
-            Limit.Mode[] modes = this.annotation.mode();
-            if (modes.length > 1) {
-                throw invalid("mode", Arrays.toString(modes), "names more than one mode");
-            }
-            if (modes.length == 1) {
-                return modes[0];
-            }
-            return (this.policy.mode() != null) ? this.policy.mode() : Limit.Mode.ENFORCE;
-        }
-
-        private CostExpression cost(long max) {
-            String text = this.annotation.cost();
-            CostExpression cost;
-            try {
-                cost = LimitSpecs.this.keyExpressions.parseCost(text, this.method);
-            }
-            catch (ParseException ex) {
-                throw new InvalidRateLimitException(this.targetClass, this.method, "cost", text,
-                        "is neither a whole number nor a valid SpEL expression: " + ex.getMessage(), ex);
-            }
-            if (cost instanceof CostExpression.Literal literal && (literal.cost() < 0 || literal.cost() > max)) {
-                throw invalid("cost", text, "must be from 0 to max (" + max + "): a call that takes more than max "
-                        + "could never pass");
-            }
-            return cost;
-        }
-
-        private LimitPolicy policy() {
-            String name = this.annotation.policy();
-            if (name.isEmpty()) {
-                return NO_POLICY;
-            }
-            LimitPolicy found = LimitSpecs.this.policies.get(name);
-            if (found == null) {
-                throw invalid("policy", name, "is not defined; defined policies: "
-                        + new TreeSet<>(LimitSpecs.this.policies.keySet()) + " (limiter.policies.<name>)");
-            }
-            return found;
-        }
-
-        private Duration duration(Field field, String text) {
-            Duration duration = Windows.parse(text);
-            if (duration == null) {
-                throw invalid(field.attribute(), text, "is not a duration; " + Windows.FORMATS);
-            }
-            return duration;
-        }
-
-        private KeyExpression key() {
-            try {
-                return LimitSpecs.this.keyExpressions.parse(this.annotation.key(), this.method);
-            }
-            catch (ParseException ex) {
-                throw new InvalidRateLimitException(this.targetClass, this.method, "key", this.annotation.key(),
-                        "is not a valid SpEL expression: " + ex.getMessage(), ex);
-            }
-        }
-
-        /** The value as the developer wrote it on the annotation, else as the policy has it. */
-        private String written(Field field, String fallback) {
-            return switch (field) {
-                case WINDOW -> this.annotation.window().isBlank() ? fallback : this.annotation.window();
-                case BAN_FOR -> this.annotation.banFor().isBlank() ? fallback : this.annotation.banFor();
-                default -> fallback;
-            };
-        }
-
-        private String fromPolicy(Field field) {
-            boolean fromAnnotation = switch (field) {
-                case ALGORITHM -> this.annotation.algorithm().length > 0;
-                case WINDOW -> !this.annotation.window().isBlank();
-                case MAX -> this.annotation.max() != UNSET;
-                case ALERT_AT -> this.annotation.alertAt() != UNSET;
-                case BAN_FOR -> !this.annotation.banFor().isBlank();
-            };
-            return (fromAnnotation || this.annotation.policy().isEmpty()) ? ""
-                    : " (from limiter.policies." + this.annotation.policy() + "." + field.property() + ")";
-        }
-
-        private String inPolicy() {
-            // "max" is the only attribute a policy may leave unset that a limit cannot do without
-            return this.annotation.policy().isEmpty() ? ""
-                    : ", here or in limiter.policies." + this.annotation.policy() + ".max";
-        }
-
-        private InvalidRateLimitException invalid(String attribute, String value, String problem) {
-            return new InvalidRateLimitException(this.targetClass, this.method, attribute, value, problem, null);
-        }
-
+        return Optional.of(Fallbacks.limits(List.copyOf(specs), Returns.of(specific, targetClass), annotations,
+                specific, targetClass));
     }
 
 }

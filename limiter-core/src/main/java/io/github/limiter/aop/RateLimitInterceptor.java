@@ -116,20 +116,43 @@ final class RateLimitInterceptor implements MethodInterceptor {
         return invocation.proceed();
     }
 
-    /** The body runs on the thread that completes the decision, only if the decision allows it. */
+    /**
+     * The body runs on the thread that completes the decision, only if the decision allows it.
+     * The future is completed by hand, so that a refusal arrives as the exception itself, not
+     * wrapped in a {@link CompletionException} built for each refused call.
+     */
     private CompletableFuture<Object> decideWithoutBlocking(MethodInvocation invocation, MethodLimits limits,
             List<LimitRequest> requests) {
-        return decideAsync(limits, requests, null).thenCompose(decision -> {
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        decideAsync(limits, requests, null).whenComplete((decision, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(unwrap(failure));
+                return;
+            }
+            CompletionStage<Object> outcome;
             try {
-                Object result = decision.allowed() ? invocation.proceed()
+                outcome = stage(decision.allowed() ? invocation.proceed()
                         : limits.fallBack(invocation.getThis(), invocation.getArguments(),
-                                new RateLimitExceededException(decision));
-                return stage(result);
+                                new RateLimitExceededException(decision)));
             }
             catch (Throwable ex) {
-                return CompletableFuture.failedFuture(ex);
+                result.completeExceptionally(ex);
+                return;
             }
-        }).toCompletableFuture();
+            outcome.whenComplete((value, error) -> {
+                if (error != null) {
+                    result.completeExceptionally(unwrap(error));
+                }
+                else {
+                    result.complete(value);
+                }
+            });
+        });
+        return result;
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
     }
 
     @SuppressWarnings("unchecked")
@@ -159,8 +182,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
             if (failure == null) {
                 return decision;
             }
-            Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
-                    ? failure.getCause() : failure;
+            Throwable cause = unwrap(failure);
             if (cause instanceof DataAccessException) {
                 return onFailure(limits, requests);
             }

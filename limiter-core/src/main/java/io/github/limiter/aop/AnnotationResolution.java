@@ -1,0 +1,206 @@
+package io.github.limiter.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.Limit;
+import io.github.limiter.OnFailure;
+import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.key.CostExpression;
+import io.github.limiter.key.KeyExpression;
+import io.github.limiter.key.KeyExpressions;
+import io.github.limiter.support.LimitChecks;
+import io.github.limiter.support.LimitChecks.Field;
+import io.github.limiter.support.LimitIds;
+import io.github.limiter.support.Windows;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.expression.ParseException;
+
+/**
+ * One {@link RateLimit @RateLimit} being turned into a {@link LimitSpec}: its attributes merged over
+ * its policy's, then checked. Knows where each value came from, so that a message names the
+ * attribute or the policy property the developer wrote.
+ */
+final class AnnotationResolution {
+
+    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null, null, null);
+
+    private static final long UNSET = -1;
+
+    private final RateLimit annotation;
+
+    private final Method method;
+
+    private final Class<?> targetClass;
+
+    private final LimitPolicy policy;
+
+    private final int position;
+
+    private final KeyExpressions keyExpressions;
+
+    private final Map<String, LimitPolicy> policies;
+
+    AnnotationResolution(RateLimit annotation, Method method, Class<?> targetClass, int position,
+            KeyExpressions keyExpressions, Map<String, LimitPolicy> policies) {
+        this.keyExpressions = keyExpressions;
+        this.policies = policies;
+        this.annotation = annotation;
+        this.method = method;
+        this.targetClass = targetClass;
+        this.position = position;
+        this.policy = policy();
+    }
+
+    LimitSpec spec() {
+        String limitId = this.annotation.name().isEmpty()
+                ? this.targetClass.getSimpleName() + "." + this.method.getName()
+                        + ((this.position > 1) ? "-" + this.position : "")
+                : this.annotation.name();
+        String idProblem = LimitIds.problemWith(limitId);
+        if (idProblem != null) {
+            throw invalid("name", limitId, idProblem);
+        }
+        Duration window = this.annotation.window().isBlank() ? this.policy.window()
+                : duration(Field.WINDOW, this.annotation.window());
+        Long max = (this.annotation.max() != UNSET) ? Long.valueOf(this.annotation.max()) : this.policy.max();
+        Long alertAt = (this.annotation.alertAt() != UNSET) ? Long.valueOf(this.annotation.alertAt())
+                : this.policy.alertAt();
+        Duration banFor = this.annotation.banFor().isBlank() ? this.policy.banFor()
+                : duration(Field.BAN_FOR, this.annotation.banFor());
+        Algorithm algorithm = algorithm();
+        if (max == null) {
+            throw invalid("max", Long.toString(this.annotation.max()),
+                    "is not set; set max to the calls allowed per window (at least 1)" + inPolicy());
+        }
+        LimitChecks.Problem problem = LimitChecks.check(algorithm, window, max, alertAt, banFor);
+        if (problem != null) {
+            throw invalid(problem.field().attribute(), written(problem.field(), problem.value()),
+                    problem.message() + fromPolicy(problem.field()));
+        }
+        Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
+        return new LimitSpec(limitId, key(), cost(max), limit, this.targetClass.getSimpleName() + "."
+                + this.method.getName() + "(" + simpleNames(this.method.getParameterTypes()) + ")", onFailure());
+    }
+
+    private @Nullable OnFailure onFailure() {
+        OnFailure[] choices = this.annotation.onFailure();
+        if (choices.length > 1) {
+            throw invalid("onFailure", Arrays.toString(choices), "names more than one choice");
+        }
+        return (choices.length == 1) ? choices[0] : this.policy.onFailure();
+    }
+
+    private Algorithm algorithm() {
+        Algorithm[] algorithms = this.annotation.algorithm();
+        if (algorithms.length > 1) {
+            throw invalid("algorithm", Arrays.toString(algorithms), "names more than one algorithm");
+        }
+        if (algorithms.length == 1) {
+            return algorithms[0];
+        }
+        return (this.policy.algorithm() != null) ? this.policy.algorithm() : Algorithm.FIXED_WINDOW;
+    }
+
+    private Limit.Mode mode() {
+        Limit.Mode[] modes = this.annotation.mode();
+        if (modes.length > 1) {
+            throw invalid("mode", Arrays.toString(modes), "names more than one mode");
+        }
+        if (modes.length == 1) {
+            return modes[0];
+        }
+        return (this.policy.mode() != null) ? this.policy.mode() : Limit.Mode.ENFORCE;
+    }
+
+    private CostExpression cost(long max) {
+        String text = this.annotation.cost();
+        CostExpression cost;
+        try {
+            cost = this.keyExpressions.parseCost(text, this.method);
+        }
+        catch (ParseException ex) {
+            throw new InvalidRateLimitException(this.targetClass, this.method, "cost", text,
+                    "is neither a whole number nor a valid SpEL expression: " + ex.getMessage(), ex);
+        }
+        if (cost instanceof CostExpression.Literal literal && (literal.cost() < 0 || literal.cost() > max)) {
+            throw invalid("cost", text, "must be from 0 to max (" + max + "): a call that takes more than max "
+                    + "could never pass");
+        }
+        return cost;
+    }
+
+    private LimitPolicy policy() {
+        String name = this.annotation.policy();
+        if (name.isEmpty()) {
+            return NO_POLICY;
+        }
+        LimitPolicy found = this.policies.get(name);
+        if (found == null) {
+            throw invalid("policy", name, "is not defined; defined policies: "
+                    + new TreeSet<>(this.policies.keySet()) + " (limiter.policies.<name>)");
+        }
+        return found;
+    }
+
+    private Duration duration(Field field, String text) {
+        Duration duration = Windows.parse(text);
+        if (duration == null) {
+            throw invalid(field.attribute(), text, "is not a duration; " + Windows.FORMATS);
+        }
+        return duration;
+    }
+
+    private KeyExpression key() {
+        try {
+            return this.keyExpressions.parse(this.annotation.key(), this.method);
+        }
+        catch (ParseException ex) {
+            throw new InvalidRateLimitException(this.targetClass, this.method, "key", this.annotation.key(),
+                    "is not a valid SpEL expression: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** The value as the developer wrote it on the annotation, else as the policy has it. */
+    private String written(Field field, String fallback) {
+        return switch (field) {
+            case WINDOW -> this.annotation.window().isBlank() ? fallback : this.annotation.window();
+            case BAN_FOR -> this.annotation.banFor().isBlank() ? fallback : this.annotation.banFor();
+            default -> fallback;
+        };
+    }
+
+    private String fromPolicy(Field field) {
+        boolean fromAnnotation = switch (field) {
+            case ALGORITHM -> this.annotation.algorithm().length > 0;
+            case WINDOW -> !this.annotation.window().isBlank();
+            case MAX -> this.annotation.max() != UNSET;
+            case ALERT_AT -> this.annotation.alertAt() != UNSET;
+            case BAN_FOR -> !this.annotation.banFor().isBlank();
+        };
+        return (fromAnnotation || this.annotation.policy().isEmpty()) ? ""
+                : " (from limiter.policies." + this.annotation.policy() + "." + field.property() + ")";
+    }
+
+    private String inPolicy() {
+        // "max" is the only attribute a policy may leave unset that a limit cannot do without
+        return this.annotation.policy().isEmpty() ? ""
+                : ", here or in limiter.policies." + this.annotation.policy() + ".max";
+    }
+
+    private InvalidRateLimitException invalid(String attribute, String value, String problem) {
+        return new InvalidRateLimitException(this.targetClass, this.method, attribute, value, problem, null);
+    }
+
+    /** The simple names of parameter types, as messages and descriptions list them. */
+    static String simpleNames(Class<?>[] types) {
+        return Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(", "));
+    }
+
+}

@@ -1,0 +1,64 @@
+package io.github.limiter.aop;
+
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.annotation.RateLimit;
+
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Finds the fallback a method's limits name, once: a method of the same class with the same
+ * parameters, optionally followed by the {@link RateLimitExceededException}, returning what the
+ * limited method returns.
+ */
+final class Fallbacks {
+
+    private Fallbacks() {
+    }
+
+    /**
+     * The method's limits with their fallback, if the annotations name one.
+     * @throws InvalidRateLimitException if they name several, or one that does not exist
+     */
+    static MethodLimits limits(List<LimitSpec> specs, Returns returns, Set<RateLimit> annotations, Method method,
+            Class<?> targetClass) {
+        Set<String> names = new TreeSet<>();
+        annotations.stream().map(RateLimit::fallback).filter(name -> !name.isBlank()).forEach(names::add);
+        if (names.isEmpty()) {
+            return new MethodLimits(specs, null, false, returns);
+        }
+        if (names.size() > 1) {
+            throw new InvalidRateLimitException(targetClass, method, "fallback", String.join(", ", names),
+                    "names more than one fallback for one method", null);
+        }
+        String name = names.iterator().next();
+        Class<?>[] types = method.getParameterTypes();
+        Class<?>[] withException = Arrays.copyOf(types, types.length + 1);
+        withException[types.length] = RateLimitExceededException.class;
+        for (Class<?>[] candidate : List.of(withException, types)) {
+            Method fallback = ReflectionUtils.findMethod(targetClass, name, candidate);
+            if (fallback != null && returnsCompatibly(fallback, method)) {
+                return new MethodLimits(specs, fallback, candidate == withException, returns);
+            }
+        }
+        throw new InvalidRateLimitException(targetClass, method, "fallback", name,
+                "names no method " + name + "(" + AnnotationResolution.simpleNames(types) + ") or " + name + "(" + AnnotationResolution.simpleNames(types)
+                        + (types.length > 0 ? ", " : "") + "RateLimitExceededException) returning "
+                        + method.getReturnType().getSimpleName() + " in " + targetClass.getSimpleName(),
+                null);
+    }
+
+    private static boolean returnsCompatibly(Method fallback, Method method) {
+        Class<?> expected = method.getReturnType();
+        Class<?> actual = fallback.getReturnType();
+        return (expected == void.class) ? actual == void.class
+                : ClassUtils.isAssignable(ClassUtils.resolvePrimitiveIfNecessary(expected), actual);
+    }
+
+}
