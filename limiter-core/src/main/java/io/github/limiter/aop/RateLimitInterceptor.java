@@ -4,9 +4,11 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import io.github.limiter.Decision;
@@ -19,10 +21,14 @@ import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.RedisRateLimiter;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.dao.DataAccessException;
+import org.springframework.util.ClassUtils;
 
 /**
  * Composes one call's decision: find the method's cached limit, resolve the key, ask the
@@ -34,6 +40,14 @@ final class RateLimitInterceptor implements MethodInterceptor {
 
     /** What a refused caller is told while Redis cannot decide. */
     private static final Duration FAILURE_RETRY = Duration.ofSeconds(1);
+
+    private static final Log logger = LogFactory.getLog(RateLimitInterceptor.class);
+
+    private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.scheduler.Schedulers",
+            RateLimitInterceptor.class.getClassLoader());
+
+    // methods whose blocking decisions were seen on a non-blocking thread: each is logged once
+    private final Set<Method> blockingOnEventLoop = ConcurrentHashMap.newKeySet();
 
     private final LimitSpecs specs;
 
@@ -100,6 +114,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
 
     private @Nullable Object decideHere(MethodInvocation invocation, MethodLimits limits, List<LimitRequest> requests)
             throws Throwable {
+        warnIfOnEventLoop(invocation.getMethod());
         Decision decision;
         try {
             decision = this.rateLimiter.get().tryAcquire(requests);
@@ -114,6 +129,19 @@ final class RateLimitInterceptor implements MethodInterceptor {
                     new RateLimitExceededException(decision));
         }
         return invocation.proceed();
+    }
+
+    /**
+     * A method returning a plain value cannot wait for Redis without blocking its thread; on an
+     * event loop (a WebFlux handler returning {@code String}, say) that is worth one line.
+     */
+    private void warnIfOnEventLoop(Method method) {
+        if (REACTOR_PRESENT && Schedulers.isInNonBlockingThread() && this.blockingOnEventLoop.add(method)) {
+            logger.warn("@RateLimit on " + method.getDeclaringClass().getSimpleName() + "." + method.getName()
+                    + " decides by blocking its thread, and it was called on the non-blocking thread '"
+                    + Thread.currentThread().getName() + "'; return a Mono, a Flux or a CompletableFuture "
+                    + "to decide without blocking");
+        }
     }
 
     /**

@@ -9,6 +9,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.OnFailure;
@@ -21,8 +25,10 @@ import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 
 import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
@@ -182,6 +188,30 @@ class ReactiveMethodsIntegrationTests {
         assertThat(answers.bodies()).isEqualTo(1);
     }
 
+    @Test
+    void aBlockingDecisionOnANonBlockingThreadIsLoggedOncePerMethod() {
+        Answers answers = start(redis);
+        Logger logger = (Logger) LoggerFactory.getLogger(RateLimitInterceptor.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            answers.plain("ivan");
+            assertThat(logged.list).as("not on a non-blocking thread").isEmpty();
+            for (int call = 0; call < 2; call++) {
+                Mono.fromCallable(() -> answers.plain("ivan")).subscribeOn(Schedulers.parallel()).block(WAIT);
+            }
+            assertThat(logged.list).singleElement().satisfies(event -> {
+                assertThat(event.getLevel()).isEqualTo(Level.WARN);
+                assertThat(event.getFormattedMessage()).contains("Answers.plain", "parallel-",
+                        "return a Mono, a Flux or a CompletableFuture");
+            });
+        }
+        finally {
+            logger.detachAppender(logged);
+        }
+    }
+
     private String count(String limitId, String key) {
         return redis.opsForValue().get(this.prefix + "{" + limitId + ":" + key + "}");
     }
@@ -220,6 +250,11 @@ class ReactiveMethodsIntegrationTests {
         public Mono<String> answer(String user) {
             this.bodies.incrementAndGet();
             return Mono.just("answer for " + user);
+        }
+
+        @RateLimit(key = "#user", window = "60s", max = 5)
+        public String plain(String user) {
+            return "plain for " + user;
         }
 
         @RateLimit(key = "#user", window = "60s", max = 2, onFailure = OnFailure.DENY)
