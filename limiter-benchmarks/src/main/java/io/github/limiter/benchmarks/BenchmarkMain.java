@@ -1,10 +1,12 @@
 package io.github.limiter.benchmarks;
 
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -14,8 +16,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
+import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
@@ -39,6 +43,19 @@ import org.openjdk.jmh.util.Statistics;
  * <pre>
  * ./mvnw -q -pl limiter-benchmarks -am compile exec:java
  * </pre>
+ *
+ * <p>A subset, for comparing a few rows between two builds, runs when {@value #INCLUDE} is set: a
+ * regular expression that must match a whole {@link DecisionBenchmarks} method name. After the same
+ * JIT warm-up, the selected rows run one at a time, at 1 and then at 64 threads, with the same
+ * iterations as the full run, in {@value #ROUNDS_PROPERTY} rounds (1 if not set) whose order
+ * alternates; both workloads, or the one {@value #WORKLOAD} names. It prints one table per round,
+ * with ratios to raw Lettuce in the same round when that row is selected, and the spread over the
+ * rounds; it writes no file.
+ *
+ * <pre>
+ * ./mvnw -q -pl limiter-benchmarks -am compile exec:java \
+ *     -Dlimiter.benchmarks.include='annotatedFixedWindow|rawLettuceEvalsha' -Dlimiter.benchmarks.rounds=2
+ * </pre>
  */
 public final class BenchmarkMain {
 
@@ -52,16 +69,35 @@ public final class BenchmarkMain {
 
     private static final int ROUNDS = 5;
 
+    /** Selects the rows of a subset run: a regular expression over whole method names. */
+    static final String INCLUDE = "limiter.benchmarks.include";
+
+    /** The number of alternating rounds of a subset run; 1 if not set. */
+    static final String ROUNDS_PROPERTY = "limiter.benchmarks.rounds";
+
+    /** The one workload of a subset run, {@code allowed} or {@code rejected}; both if not set. */
+    static final String WORKLOAD = "limiter.benchmarks.workload";
+
     private BenchmarkMain() {
     }
 
     public static void main(String[] args) throws RunnerException, IOException {
         Path docs = Path.of((args.length > 0) ? args[0] : "docs");
+        String include = System.getProperty(INCLUDE);
+        List<String> subset = (include != null) ? subset(include) : null;
+        int subsetRounds = subsetRounds(include != null);
+        String workload = subsetWorkload(include != null);
         Redis.start();
         try {
             // JIT warm-up of the code every row shares (Spring, Lettuce, the starter, refusals from
             // memory), not reported: otherwise the first rows measured pay for it
             run(options(ALL + "(annotatedFixedWindow|rawLettuceEvalsha)$").threads(64).measurementIterations(1));
+            if (subset != null) {
+                List<List<Row>> rounds = subset(subset, subsetRounds, workload);
+                System.out.println();
+                System.out.println(subsetTables(rounds));
+                return;
+            }
             List<Row> rows = new ArrayList<>();
             for (int threads : new int[] { 1, 64 }) {
                 rows.addAll(rows(run(options(ALL).threads(threads)), threads));
@@ -90,6 +126,138 @@ public final class BenchmarkMain {
         finally {
             Redis.stop();
         }
+    }
+
+    /** The benchmark methods whose whole name the expression matches, in name order. */
+    private static List<String> subset(String include) {
+        Pattern pattern = Pattern.compile(include);
+        List<String> names = Arrays.stream(DecisionBenchmarks.class.getMethods())
+            .filter(method -> method.isAnnotationPresent(Benchmark.class))
+            .map(Method::getName)
+            .filter(name -> pattern.matcher(name).matches())
+            .sorted()
+            .toList();
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException(INCLUDE + "=" + include + " matches no method of "
+                    + DecisionBenchmarks.class.getSimpleName());
+        }
+        return names;
+    }
+
+    private static int subsetRounds(boolean subset) {
+        String rounds = System.getProperty(ROUNDS_PROPERTY);
+        if (rounds == null) {
+            return 1;
+        }
+        if (!subset) {
+            throw new IllegalArgumentException(ROUNDS_PROPERTY + " needs " + INCLUDE
+                    + "; the full run always does its " + ROUNDS + " target rounds");
+        }
+        int value = Integer.parseInt(rounds.trim());
+        if (value < 1) {
+            throw new IllegalArgumentException(ROUNDS_PROPERTY + " must be at least 1, not " + value);
+        }
+        return value;
+    }
+
+    private static String subsetWorkload(boolean subset) {
+        String workload = System.getProperty(WORKLOAD);
+        if (workload == null) {
+            return null;
+        }
+        if (!subset) {
+            throw new IllegalArgumentException(WORKLOAD + " needs " + INCLUDE + "; the full run runs both workloads");
+        }
+        if (!List.of("allowed", "rejected").contains(workload)) {
+            throw new IllegalArgumentException(WORKLOAD + " must be allowed or rejected, not " + workload);
+        }
+        return workload;
+    }
+
+    /**
+     * Runs the selected rows one at a time, at 1 then 64 threads, in rounds whose order of rows
+     * alternates, as the target rounds do: a ratio in a round compares runs seconds apart.
+     */
+    private static List<List<Row>> subset(List<String> names, int rounds, String workload)
+            throws RunnerException {
+        List<List<Row>> results = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            List<String> order = new ArrayList<>(names);
+            if (round % 2 == 1) {
+                Collections.reverse(order);
+            }
+            List<Row> rows = new ArrayList<>();
+            for (int threads : new int[] { 1, 64 }) {
+                for (String name : order) {
+                    ChainedOptionsBuilder options = options(ALL + name + "$").threads(threads);
+                    if (workload != null) {
+                        options.param("workload", workload);
+                    }
+                    rows.addAll(rows(run(options), threads));
+                }
+            }
+            results.add(rows);
+        }
+        return results;
+    }
+
+    /** One table per round, then each row's median and range over the rounds. */
+    private static String subsetTables(List<List<Row>> rounds) {
+        StringBuilder out = new StringBuilder();
+        Map<String, List<Row>> byRow = new LinkedHashMap<>();
+        Map<String, List<Double>> throughputRatios = new LinkedHashMap<>();
+        Map<String, List<Double>> p99Ratios = new LinkedHashMap<>();
+        for (int i = 0; i < rounds.size(); i++) {
+            List<Row> rows = sorted(rounds.get(i));
+            Map<String, Row> floors = floors(rows);
+            out.append("Round ").append(i + 1).append(" of ").append(rounds.size()).append(", order: ")
+                .append(String.join(", ", rounds.get(i).stream().map(Row::name).distinct().toList()))
+                .append("\n\n")
+                .append(table(rows))
+                .append('\n');
+            for (Row row : rows) {
+                String id = row.name() + " | " + row.workload() + " | " + row.threads();
+                byRow.computeIfAbsent(id, k -> new ArrayList<>()).add(row);
+                Row floor = floors.get(row.group());
+                if (floor != null) {
+                    throughputRatios.computeIfAbsent(id, k -> new ArrayList<>()).add(row.perSecond() / floor.perSecond());
+                    p99Ratios.computeIfAbsent(id, k -> new ArrayList<>()).add(row.p99() / floor.p99());
+                }
+            }
+        }
+        out.append("Over ").append(rounds.size()).append(rounds.size() == 1 ? " round" : " rounds")
+            .append(": median (lowest, highest)\n\n")
+            .append("| benchmark | workload | threads | decisions/s | p50 us | p99 us | throughput vs raw "
+                    + "| p99 vs raw | app CPU us |\n")
+            .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        byRow.forEach((id, rows) -> out.append("| ")
+            .append(id)
+            .append(" | ")
+            .append(spread(rows.stream().map(Row::perSecond).toList(), "%,.0f", ""))
+            .append(" | ")
+            .append(spread(rows.stream().map(Row::p50).toList(), "%.1f", ""))
+            .append(" | ")
+            .append(spread(rows.stream().map(Row::p99).toList(), "%.1f", ""))
+            .append(" | ")
+            .append(spread(throughputRatios.getOrDefault(id, List.of()), "%.2f", "x"))
+            .append(" | ")
+            .append(spread(p99Ratios.getOrDefault(id, List.of()), "%.2f", "x"))
+            .append(" | ")
+            .append(spread(rows.stream().map(Row::appCpu).toList(), "%.2f", ""))
+            .append(" |\n"));
+        return out.toString();
+    }
+
+    private static String spread(List<Double> values, String format, String unit) {
+        if (values.isEmpty()) {
+            return "";
+        }
+        String median = String.format(Locale.ROOT, format, median(values)) + unit;
+        if (values.size() == 1) {
+            return median;
+        }
+        return median + " (" + String.format(Locale.ROOT, format, Collections.min(values)) + unit + ", "
+                + String.format(Locale.ROOT, format, Collections.max(values)) + unit + ")";
     }
 
     /** Draws one figure of every row at 64 threads, a panel per workload, largest first if asked. */
@@ -197,23 +365,35 @@ public final class BenchmarkMain {
     }
 
     private static String table(List<Row> rows) {
-        Map<String, Row> floors = new TreeMap<>();
-        rows.stream().filter(row -> row.name().equals(FLOOR)).forEach(row -> floors.put(row.group(), row));
+        Map<String, Row> floors = floors(rows);
         StringBuilder out = new StringBuilder(
                 "| benchmark | workload | threads | decisions/s | p50 us | p99 us | throughput vs raw | p99 vs raw "
                         + "| app CPU us | Redis CPU us |\n"
                         + "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-        rows.stream()
+        sorted(rows).forEach(row -> {
+            Row floor = floors.get(row.group());
+            String ratios = (floor != null) ? String.format(Locale.ROOT, "%.2fx | %.2fx",
+                    row.perSecond() / floor.perSecond(), row.p99() / floor.p99()) : " | ";
+            out.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.1f | %.1f | %s | %.2f | %.2f |%n",
+                    row.name(), row.workload(), row.threads(), row.perSecond(), row.p50(), row.p99(), ratios,
+                    row.appCpu(), row.redisCpu()));
+        });
+        return out.toString();
+    }
+
+    /** Raw Lettuce's row per workload and thread count. */
+    private static Map<String, Row> floors(List<Row> rows) {
+        Map<String, Row> floors = new TreeMap<>();
+        rows.stream().filter(row -> row.name().equals(FLOOR)).forEach(row -> floors.put(row.group(), row));
+        return floors;
+    }
+
+    /** By workload, then thread count, then decisions per second, most first. */
+    private static List<Row> sorted(List<Row> rows) {
+        return rows.stream()
             .sorted((a, b) -> a.group().equals(b.group()) ? Double.compare(b.perSecond(), a.perSecond())
                     : a.group().compareTo(b.group()))
-            .forEach(row -> {
-                Row floor = floors.get(row.group());
-                out.append(String.format(Locale.ROOT,
-                        "| %s | %s | %d | %,.0f | %.1f | %.1f | %.2fx | %.2fx | %.2f | %.2f |%n", row.name(),
-                        row.workload(), row.threads(), row.perSecond(), row.p50(), row.p99(),
-                        row.perSecond() / floor.perSecond(), row.p99() / floor.p99(), row.appCpu(), row.redisCpu()));
-            });
-        return out.toString();
+            .toList();
     }
 
     private static String allocation(Collection<RunResult> results) {
