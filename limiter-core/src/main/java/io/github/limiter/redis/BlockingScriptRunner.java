@@ -11,6 +11,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Runs the script through the template on the calling thread, which waits for the reply: any
@@ -40,15 +41,16 @@ final class BlockingScriptRunner implements ScriptRunner {
     List<Long> runHere(DecisionCall call) {
         byte[][] keysAndArgs = call.keysAndArgs();
         // exposeConnection: the callback is ours and keeps no reference, so no proxy is needed
+        RedisScript<List<Long>> script = call.script();
         List<?> reply = this.redis.execute(
-                (RedisCallback<List<?>>) connection -> evalSha(connection, keysAndArgs, call.numKeys()), true);
+                (RedisCallback<List<?>>) connection -> evalSha(connection, script, keysAndArgs, call.numKeys()), true);
         return ScriptRunner.numbers(reply, call);
     }
 
-    private static @Nullable List<?> evalSha(RedisConnection connection, byte[][] keysAndArgs, int numKeys) {
+    private static @Nullable List<?> evalSha(RedisConnection connection, RedisScript<List<Long>> script,
+            byte[][] keysAndArgs, int numKeys) {
         try {
-            return connection.scriptingCommands()
-                .evalSha(DecisionScript.SCRIPT.getSha1(), ReturnType.MULTI, numKeys, keysAndArgs);
+            return connection.scriptingCommands().evalSha(script.getSha1(), ReturnType.MULTI, numKeys, keysAndArgs);
         }
         catch (DataAccessException ex) {
             if (!ScriptRunner.isNoScript(ex)) {
@@ -56,8 +58,8 @@ final class BlockingScriptRunner implements ScriptRunner {
             }
             // the script cache was lost (restart, failover, SCRIPT FLUSH): this run did not happen
             return connection.scriptingCommands()
-                .eval(DecisionScript.SCRIPT.getScriptAsString().getBytes(StandardCharsets.UTF_8), ReturnType.MULTI,
-                        numKeys, keysAndArgs);
+                .eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), ReturnType.MULTI, numKeys,
+                        keysAndArgs);
         }
     }
 

@@ -2,8 +2,11 @@ package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 import io.github.limiter.Limit;
+
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The keys and arguments of one run of the decision script, encoded straight to the bytes Redis
@@ -33,6 +36,12 @@ final class DecisionCall {
 
     private final int replySize;
 
+    private final byte[] mode;
+
+    private boolean fast;
+
+    private boolean forcedGeneral;
+
     private int added;
 
     /**
@@ -42,6 +51,7 @@ final class DecisionCall {
      */
     DecisionCall(byte[] mode, int limits) {
         this.limits = limits;
+        this.mode = mode;
         this.replySize = limits * ((mode == DecisionScript.PEEK) ? DecisionScript.PEEK_REPLY_PER_LIMIT
                 : DecisionScript.REPLY_PER_LIMIT);
         this.keysAndArgs = new byte[limits * (DecisionScript.KEYS_PER_LIMIT + DecisionScript.ARGS_PER_LIMIT)
@@ -69,6 +79,7 @@ final class DecisionCall {
         this.keysAndArgs[arg + 4] = number(limit.alertAt());
         this.keysAndArgs[arg + 5] = number((banFor != null) ? banFor.toMillis() : 0);
         this.keysAndArgs[arg + 6] = number(shadow ? 1 : 0);
+        this.fast = !this.forcedGeneral && this.limits == 1 && DecisionScript.fast(this.mode, limit);
         this.added++;
         return this;
     }
@@ -79,6 +90,18 @@ final class DecisionCall {
             throw new IllegalStateException("Added " + this.added + " of " + this.limits + " limits");
         }
         return this.keysAndArgs;
+    }
+
+    /** Runs this call through the general script whatever its shape: to compare the two. */
+    DecisionCall general() {
+        this.fast = false;
+        this.forcedGeneral = true;
+        return this;
+    }
+
+    /** The script to run: the fixed-window fast path when the call's one limit allows it. */
+    RedisScript<List<Long>> script() {
+        return this.fast ? DecisionScript.FIXED_WINDOW_FAST : DecisionScript.SCRIPT;
     }
 
     /** How many of {@link #keysAndArgs()} are keys. */

@@ -17,6 +17,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Runs the script with Lettuce's asynchronous commands on the template's shared native connection:
@@ -32,8 +33,9 @@ final class LettuceScriptRunner implements ScriptRunner {
 
     private static final LettuceExceptionConverter ERRORS = new LettuceExceptionConverter();
 
-    private static final byte[] SCRIPT_TEXT = DecisionScript.SCRIPT.getScriptAsString()
-        .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SCRIPT_TEXT = text(DecisionScript.SCRIPT);
+
+    private static final byte[] FAST_TEXT = text(DecisionScript.FIXED_WINDOW_FAST);
 
     private final StringRedisTemplate redis;
 
@@ -59,15 +61,16 @@ final class LettuceScriptRunner implements ScriptRunner {
             byte[][] keysAndArgs = call.keysAndArgs();
             byte[][] keys = Arrays.copyOf(keysAndArgs, call.numKeys());
             byte[][] args = Arrays.copyOfRange(keysAndArgs, call.numKeys(), keysAndArgs.length);
-            CompletionStage<List<?>> evalSha = commands.evalsha(DecisionScript.SCRIPT.getSha1(), ScriptOutputType.MULTI,
-                    keys, args);
+            RedisScript<List<Long>> script = call.script();
+            byte[] text = (script == DecisionScript.FIXED_WINDOW_FAST) ? FAST_TEXT : SCRIPT_TEXT;
+            CompletionStage<List<?>> evalSha = commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keys, args);
             evalSha.whenComplete((reply, ex) -> {
                 if (ex == null) {
                     complete(result, reply, call);
                 }
                 else if (ScriptRunner.isNoScript(ex)) {
                     // the script cache was lost (restart, failover, SCRIPT FLUSH): this run did not happen
-                    commands.<List<?>>eval(SCRIPT_TEXT, ScriptOutputType.MULTI, keys, args)
+                    commands.<List<?>>eval(text, ScriptOutputType.MULTI, keys, args)
                         .whenComplete((again, failure) -> {
                             if (failure == null) {
                                 complete(result, again, call);
@@ -112,6 +115,10 @@ final class LettuceScriptRunner implements ScriptRunner {
         }
         DataAccessException translated = ERRORS.convert(exception);
         return (translated != null) ? translated : new RedisSystemException("Redis exception", exception);
+    }
+
+    private static byte[] text(RedisScript<?> script) {
+        return script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
     }
 
     @SuppressWarnings("unchecked")

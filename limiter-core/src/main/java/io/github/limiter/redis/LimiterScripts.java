@@ -12,8 +12,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The scripts, loaded once from the {@code .lua} files in {@code META-INF/limiter/scripts}: the
- * decision script, assembled from shared helpers, one file per algorithm and the main part, and the
- * script that records recent events. They run with EVALSHA and are sent again on NOSCRIPT: the
+ * decision script, assembled from shared helpers, one file per algorithm and the main part; its
+ * fast path for one plain fixed-window limit; and the script that records recent events. They run with EVALSHA and are sent again on NOSCRIPT: the
  * decision script by {@link DecisionCall}, the other by Spring Data Redis's script executor.
  */
 final class LimiterScripts {
@@ -33,6 +33,12 @@ final class LimiterScripts {
             text.append(read(part)).append('\n');
         }
         DefaultRedisScript<List> script = new DefaultRedisScript<>(text.toString(), List.class);
+        return (RedisScript<List<Long>>) (RedisScript) script;
+    }
+
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    static RedisScript<List<Long>> fixedWindowFast() {
+        DefaultRedisScript<List> script = new DefaultRedisScript<>(read("fixed_window_fast.lua"), List.class);
         return (RedisScript<List<Long>>) (RedisScript) script;
     }
 

@@ -20,8 +20,8 @@ final class RedisChecks {
     private RedisChecks() {
     }
 
-    /** Returns the server's version after loading the script; throws if Redis is too old. */
-    static String check(StringRedisTemplate redis, RedisScript<?> script) {
+    /** Returns the server's version after loading the scripts; throws if Redis is too old. */
+    static String check(StringRedisTemplate redis, RedisScript<?>... scripts) {
         // A cluster answers for every node, each property prefixed with the node: check them all.
         List<String> versions = redis.execute((RedisCallback<List<String>>) connection -> {
             Properties info = connection.serverCommands().info("server");
@@ -37,8 +37,10 @@ final class RedisChecks {
         }
         versions.forEach(RedisChecks::requireSupported);
         String version = versions.get(0);
-        redis.execute((RedisCallback<String>) connection -> connection.scriptingCommands()
-            .scriptLoad(script.getScriptAsString().getBytes(StandardCharsets.UTF_8)));
+        for (RedisScript<?> script : scripts) {
+            redis.execute((RedisCallback<String>) connection -> connection.scriptingCommands()
+                .scriptLoad(script.getScriptAsString().getBytes(StandardCharsets.UTF_8)));
+        }
         return version;
     }
 

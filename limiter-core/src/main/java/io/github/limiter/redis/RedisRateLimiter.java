@@ -173,7 +173,7 @@ public final class RedisRateLimiter implements RateLimiter {
      * @throws org.springframework.dao.DataAccessException if Redis cannot be reached
      */
     public String check() {
-        String version = RedisChecks.check(this.redis, DecisionScript.SCRIPT);
+        String version = RedisChecks.check(this.redis, DecisionScript.SCRIPT, DecisionScript.FIXED_WINDOW_FAST);
         if (this.nonBlocking instanceof LettuceScriptRunner lettuce) {
             lettuce.prepare();
         }
