@@ -1,5 +1,9 @@
 package io.github.limiter.benchmarks;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,6 +110,8 @@ public class DecisionBenchmarks {
 
     private String max;
 
+    private long maxCount;
+
     private StatefulRedisConnection<String, byte[]> bucket4jConnection;
 
     private LettuceBasedProxyManager<String> bucket4j;
@@ -129,6 +135,7 @@ public class DecisionBenchmarks {
         }
         this.max = allowed ? "100000000" : "1";
         long limit = Long.parseLong(this.max);
+        this.maxCount = limit;
         switch (benchmark) {
             case "annotatedFixedWindowNoLocalCache", "naiveIncrThenExpire" -> {
                 this.withoutLocalCache = app(BenchmarkApp.class, redis, this.prefix + "uncached:", "false");
@@ -139,10 +146,12 @@ public class DecisionBenchmarks {
                 this.inMemory = app(InMemoryApp.class, redis, this.prefix + "memory:", "false");
                 this.limitedInMemory = this.inMemory.getBean(Limited.class);
             }
-            case "rawLettuceEvalsha" -> {
+            case "handWrittenFixedWindow", "rawLettuceEvalsha" -> {
                 this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
                 this.connection = this.client.connect();
-                this.sha = this.connection.sync().scriptLoad(RedisRateLimiter.decisionScript());
+                this.sha = this.connection.sync()
+                    .scriptLoad(benchmark.equals("handWrittenFixedWindow") ? handWrittenScript()
+                            : RedisRateLimiter.decisionScript());
             }
             case "bucket4jLettuce" -> {
                 this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
@@ -202,7 +211,19 @@ public class DecisionBenchmarks {
         this.withLocalCache = null;
     }
 
-    /** Row 1, the floor: our fixed-window script by EVALSHA over a plain Lettuce connection. */
+    /**
+     * The floor: the fixed window a user would write by hand ({@code hand_written_fixed_window.lua}:
+     * INCR, PEXPIRE on the first call, PTTL) by EVALSHA over a plain Lettuce connection, the count
+     * compared with max here.
+     */
+    @Benchmark
+    public boolean handWrittenFixedWindow() {
+        List<Long> reply = this.connection.sync()
+            .evalsha(this.sha, ScriptOutputType.MULTI, new String[] { this.prefix + "hand:" + key() }, "3600000");
+        return reply.get(0) <= this.maxCount;
+    }
+
+    /** The starter's own decision script for a fixed window, by EVALSHA over a plain Lettuce connection. */
     @Benchmark
     public Object rawLettuceEvalsha() {
         String state = this.prefix + "raw:{raw:" + key() + "}";
@@ -326,6 +347,18 @@ public class DecisionBenchmarks {
 
     private String key() {
         return this.keys[ThreadLocalRandom.current().nextInt(this.keys.length)];
+    }
+
+    private static String handWrittenScript() {
+        try (InputStream in = DecisionBenchmarks.class.getResourceAsStream("hand_written_fixed_window.lua")) {
+            if (in == null) {
+                throw new IllegalStateException("hand_written_fixed_window.lua is not on the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     private static ConfigurableApplicationContext app(Class<?> type, EmbeddedRedis redis, String prefix,

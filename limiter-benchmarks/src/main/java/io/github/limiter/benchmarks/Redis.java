@@ -7,7 +7,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
 
 /**
  * The one Redis every benchmark of the run uses, started by {@link BenchmarkMain} before JMH runs
- * the benchmarks in the same JVM, and a connection of its own to read the server's CPU time.
+ * the benchmarks in the same JVM, and a connection of its own to read the server's CPU time and
+ * command statistics.
  */
 final class Redis {
 
@@ -50,6 +51,35 @@ final class Redis {
             }
         }
         return seconds;
+    }
+
+    /**
+     * The EVALSHA calls the Redis server has run, and the time it spent in them, scripts included,
+     * from {@code cmdstat_evalsha} of its {@code INFO commandstats}; zero before the first.
+     */
+    static Calls evalsha() {
+        for (String line : info.sync().info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:")) {
+                long calls = 0;
+                long micros = 0;
+                for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
+                    String value = field.substring(field.indexOf('=') + 1).trim();
+                    if (field.startsWith("calls=")) {
+                        calls = Long.parseLong(value);
+                    }
+                    else if (field.startsWith("usec=")) {
+                        micros = Long.parseLong(value);
+                    }
+                }
+                return new Calls(calls, micros);
+            }
+        }
+        return new Calls(0, 0);
+    }
+
+    /** A count of calls of one command and the microseconds Redis spent in them. */
+    record Calls(long calls, long micros) {
+
     }
 
 }
