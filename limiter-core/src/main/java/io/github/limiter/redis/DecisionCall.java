@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.limiter.Limit;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -38,7 +39,8 @@ final class DecisionCall {
 
     private final byte[] mode;
 
-    private boolean fast;
+    // the call's limit, when it has one: its shape says which script runs
+    private @Nullable Limit only;
 
     private boolean forcedGeneral;
 
@@ -79,7 +81,7 @@ final class DecisionCall {
         this.keysAndArgs[arg + 4] = number(limit.alertAt());
         this.keysAndArgs[arg + 5] = number((banFor != null) ? banFor.toMillis() : 0);
         this.keysAndArgs[arg + 6] = number(shadow ? 1 : 0);
-        this.fast = !this.forcedGeneral && this.limits == 1 && DecisionScript.fast(this.mode, limit);
+        this.only = (this.limits == 1) ? limit : null;
         this.added++;
         return this;
     }
@@ -94,14 +96,15 @@ final class DecisionCall {
 
     /** Runs this call through the general script whatever its shape: to compare the two. */
     DecisionCall general() {
-        this.fast = false;
         this.forcedGeneral = true;
         return this;
     }
 
     /** The script to run: the fixed-window fast path when the call's one limit allows it. */
     RedisScript<List<Long>> script() {
-        return this.fast ? DecisionScript.FIXED_WINDOW_FAST : DecisionScript.SCRIPT;
+        Limit limit = this.only;
+        return (!this.forcedGeneral && limit != null && DecisionScript.fast(this.mode, limit))
+                ? DecisionScript.FIXED_WINDOW_FAST : DecisionScript.SCRIPT;
     }
 
     /** How many of {@link #keysAndArgs()} are keys. */

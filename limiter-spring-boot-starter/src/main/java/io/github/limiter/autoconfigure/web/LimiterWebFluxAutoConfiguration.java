@@ -11,7 +11,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.web.reactive.DispatcherHandler;
 
 /**
@@ -33,9 +32,7 @@ public final class LimiterWebFluxAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitExceptionHandler rateLimitExceptionHandler(LimiterProperties properties) {
-        LimiterProperties.Web web = properties.getWeb();
-        return new RateLimitExceptionHandler(HttpStatusCode.valueOf(web.getBanStatus()), web.getHeaders(),
-                web.getProblemTypeBase());
+        return RateLimitExceptionHandler.of(properties.getWeb());
     }
 
     @Bean

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
 
 import org.springframework.core.Ordered;
@@ -34,6 +35,12 @@ class RateLimitExceptionHandler {
     private final Headers headers;
 
     private final Map<Refusal, URI> types = new EnumMap<>(Refusal.class);
+
+    /** The handler as {@code limiter.web.*} configures it, for Spring MVC and WebFlux alike. */
+    static RateLimitExceptionHandler of(LimiterProperties.Web web) {
+        return new RateLimitExceptionHandler(HttpStatusCode.valueOf(web.getBanStatus()), web.getHeaders(),
+                web.getProblemTypeBase());
+    }
 
     RateLimitExceptionHandler(HttpStatusCode banStatus, Headers headers, URI problemTypeBase) {
         this.banStatus = banStatus;
