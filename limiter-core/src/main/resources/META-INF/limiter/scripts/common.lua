@@ -1,15 +1,24 @@
--- limiter's decision script is assembled from these files, in this order, and loaded once:
---   common.lua, fixed_window.lua, sliding_log.lua, sliding_window.lua, token_bucket.lua, decide.lua
--- decide.lua documents KEYS, ARGV and the reply.
+-- limiter's scripts are assembled from these files, in this order, and loaded once:
+--   the decision script:   common.lua, fixed_window_fast.lua, fixed_window.lua, sliding_log.lua,
+--                          sliding_window.lua, token_bucket.lua, decide.lua, one.lua
+--   the coalesced script:  the same, with batch.lua in place of one.lua
+--   the fast path alone:   common.lua, fixed_window_fast.lua, one_fast.lua
+-- decide.lua documents KEYS, ARGV and the reply; batch.lua how calls are put together.
 --
--- Time is Redis's own: one TIME per call, never the caller's clock, so application servers with
--- skewed clocks agree. Lua numbers are doubles: every value below stays an integer under 2^53
--- (microseconds since 1970 are about 1.8e15; the Java side bounds max * window for the
--- algorithms that multiply them).
+-- Time is Redis's own, never the caller's clock, so application servers with skewed clocks agree:
+-- one TIME per script run, read only once an algorithm that needs it decides (a fixed window does
+-- not: its window is its counter's TTL). Lua numbers are doubles: every value below stays an
+-- integer under 2^53 (microseconds since 1970 are about 1.8e15; the Java side bounds
+-- max * window for the algorithms that multiply them).
 
-local time = redis.call('TIME')
-local NOW_US = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local NOW_MS = math.floor(NOW_US / 1000)
+local NOW_US, NOW_MS
+local function read_clock()
+  if not NOW_US then
+    local time = redis.call('TIME')
+    NOW_US = tonumber(time[1]) * 1000000 + tonumber(time[2])
+    NOW_MS = math.floor(NOW_US / 1000)
+  end
+end
 
 -- ceil(a / b) for a >= 0, b > 0, exact on integers
 local function ceil_div(a, b)

@@ -24,69 +24,74 @@
 --   ban_started  1 if this call started the key's ban
 -- Reply for 'check': the same six integers, as if acquiring, but nothing is written.
 -- Reply for 'peek': three integers per limit: count, reset, ms left on the ban.
+--
+-- decide(ko, ao, reply) decides one call whose keys start after KEYS[ko] and whose arguments start
+-- after ARGV[ao] (0 and 0 for a call on its own; see batch.lua), appending its reply to reply.
 
-local mode = ARGV[1]
-local n = tonumber(ARGV[2])
-local limits, states = {}, {}
-local all_fit = true
+local function decide(ko, ao, reply)
+  local mode = ARGV[ao + 1]
+  local n = tonumber(ARGV[ao + 2])
+  local limits, states = {}, {}
+  local all_fit = true
 
-for i = 1, n do
-  local a = 2 + (i - 1) * 7
-  local k = (i - 1) * 3
-  local l = { state_key = KEYS[k + 1], ban_key = KEYS[k + 2], alert_key = KEYS[k + 3],
-              algorithm = tonumber(ARGV[a + 1]), max = tonumber(ARGV[a + 2]), window = tonumber(ARGV[a + 3]),
-              cost = tonumber(ARGV[a + 4]), alert_at = tonumber(ARGV[a + 5]), ban_ms = tonumber(ARGV[a + 6]),
-              shadow = tonumber(ARGV[a + 7]) == 1 }
-  local s = ALGORITHMS[l.algorithm].check(l)
-  s.ban = ttl_of(l.ban_key, math.max(l.ban_ms, l.window))
-  if (s.ban > 0 or not s.fits) and not l.shadow then
-    all_fit = false
+  for i = 1, n do
+    local a = ao + 2 + (i - 1) * 7
+    local k = ko + (i - 1) * 3
+    local l = { state_key = KEYS[k + 1], ban_key = KEYS[k + 2], alert_key = KEYS[k + 3],
+                algorithm = tonumber(ARGV[a + 1]), max = tonumber(ARGV[a + 2]), window = tonumber(ARGV[a + 3]),
+                cost = tonumber(ARGV[a + 4]), alert_at = tonumber(ARGV[a + 5]), ban_ms = tonumber(ARGV[a + 6]),
+                shadow = tonumber(ARGV[a + 7]) == 1 }
+    local s = ALGORITHMS[l.algorithm].check(l)
+    s.ban = ttl_of(l.ban_key, math.max(l.ban_ms, l.window))
+    if (s.ban > 0 or not s.fits) and not l.shadow then
+      all_fit = false
+    end
+    limits[i], states[i] = l, s
   end
-  limits[i], states[i] = l, s
-end
 
-local reply = {}
-local function push(...)
-  for _, v in ipairs({...}) do
-    reply[#reply + 1] = v
+  local function push(a, b, c, d, e, f)
+    local r = #reply
+    reply[r + 1], reply[r + 2], reply[r + 3] = a, b, c
+    if d ~= nil then
+      reply[r + 4], reply[r + 5], reply[r + 6] = d, e, f
+    end
   end
-end
 
-for i = 1, n do
-  local l, s = limits[i], states[i]
-  if mode == 'peek' then
-    push(s.count, s.reset, s.ban)
-  elseif mode == 'check' then
-    if s.ban > 0 then
+  for i = 1, n do
+    local l, s = limits[i], states[i]
+    if mode == 'peek' then
+      push(s.count, s.reset, s.ban)
+    elseif mode == 'check' then
+      if s.ban > 0 then
+        push(2, s.count, s.reset, s.ban, 0, 0)
+      elseif not s.fits then
+        push(1, s.count, s.reset, s.retry, 0, 0)
+      else
+        push(0, s.count, s.reset, 0, 0, 0)
+      end
+    elseif s.ban > 0 then
       push(2, s.count, s.reset, s.ban, 0, 0)
     elseif not s.fits then
-      push(1, s.count, s.reset, s.retry, 0, 0)
+      if l.ban_ms > 0 then
+        redis.call('SET', l.ban_key, s.count, 'PX', l.ban_ms)
+        push(2, s.count, s.reset, l.ban_ms, 0, 1)
+      else
+        push(1, s.count, s.reset, s.retry, 0, 0)
+      end
+    elseif not all_fit then
+      push(3, s.count, s.reset, 0, 0, 0)
     else
-      push(0, s.count, s.reset, 0, 0, 0)
+      local count, reset, alert_ttl = s.count, s.reset, l.window
+      if l.cost > 0 then
+        count, reset, alert_ttl = ALGORITHMS[l.algorithm].commit(l, s)
+      end
+      local alert = 0
+      -- a window read in its last millisecond has a TTL of 0; the marker still needs one
+      if l.alert_at > 0 and s.count <= l.alert_at and count > l.alert_at
+          and redis.call('SET', l.alert_key, '1', 'PX', math.max(alert_ttl, 1), 'NX') then
+        alert = 1
+      end
+      push(0, count, reset, 0, alert, 0)
     end
-  elseif s.ban > 0 then
-    push(2, s.count, s.reset, s.ban, 0, 0)
-  elseif not s.fits then
-    if l.ban_ms > 0 then
-      redis.call('SET', l.ban_key, s.count, 'PX', l.ban_ms)
-      push(2, s.count, s.reset, l.ban_ms, 0, 1)
-    else
-      push(1, s.count, s.reset, s.retry, 0, 0)
-    end
-  elseif not all_fit then
-    push(3, s.count, s.reset, 0, 0, 0)
-  else
-    local count, reset, alert_ttl = s.count, s.reset, l.window
-    if l.cost > 0 then
-      count, reset, alert_ttl = ALGORITHMS[l.algorithm].commit(l, s)
-    end
-    local alert = 0
-    -- a window read in its last millisecond has a TTL of 0; the marker still needs one
-    if l.alert_at > 0 and s.count <= l.alert_at and count > l.alert_at
-        and redis.call('SET', l.alert_key, '1', 'PX', math.max(alert_ttl, 1), 'NX') then
-      alert = 1
-    end
-    push(0, count, reset, 0, alert, 0)
   end
 end
-return reply

@@ -2,6 +2,7 @@
 -- any window of the given length. Memory grows with max: one member per call in the window.
 ALGORITHMS[2] = {
   check = function(l)
+    read_clock()
     local window_us = l.window * 1000
     redis.call('ZREMRANGEBYSCORE', l.state_key, '-inf', NOW_US - window_us)
     local count = redis.call('ZCARD', l.state_key)

@@ -4,6 +4,7 @@
 -- spread evenly. Constant memory. All comparisons are multiplied out by window to stay on integers.
 ALGORITHMS[3] = {
   check = function(l)
+    read_clock()
     local w = l.window
     local idx = math.floor(NOW_MS / w)
     local elapsed = NOW_MS - idx * w

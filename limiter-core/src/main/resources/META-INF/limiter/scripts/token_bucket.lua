@@ -4,6 +4,7 @@
 -- "count" is the tokens in use. The key lives only until the bucket would be full again.
 ALGORITHMS[4] = {
   check = function(l)
+    read_clock()
     local w = l.window
     local capacity = l.max * w
     local level = capacity

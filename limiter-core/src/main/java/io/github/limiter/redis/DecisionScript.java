@@ -19,10 +19,18 @@ final class DecisionScript {
     static final RedisScript<List<Long>> SCRIPT = LimiterScripts.decide();
 
     /**
-     * The same decision for one enforced fixed-window limit without alert or ban, in the acquire
-     * mode: same keys, arguments and reply, without the clock and the tables the shape never needs.
+     * The same decision for one enforced fixed-window limit, with or without tiers, in the acquire
+     * mode: same keys, arguments and reply, without the clock, the tables and the read before the
+     * write that the shape never needs.
      */
     static final RedisScript<List<Long>> FIXED_WINDOW_FAST = LimiterScripts.fixedWindowFast();
+
+    /**
+     * Several calls decided in one run, each as {@link #SCRIPT} would decide it on its own: their
+     * keys one after the other, their arguments one after the other, their replies one after the
+     * other. A call that fails alone replies with the error's text in place of its outcome.
+     */
+    static final RedisScript<List<Long>> BATCH = LimiterScripts.batch();
 
     /** Keys per limit: state, ban, alert. */
     static final int KEYS_PER_LIMIT = 3;
@@ -72,8 +80,7 @@ final class DecisionScript {
 
     /** Whether a call of one limit can take the fixed-window fast path. */
     static boolean fast(byte[] mode, Limit limit) {
-        return mode == ACQUIRE && limit.algorithm() == Algorithm.FIXED_WINDOW && limit.alertAt() == 0
-                && limit.banFor() == null && limit.mode() == Limit.Mode.ENFORCE;
+        return mode == ACQUIRE && limit.algorithm() == Algorithm.FIXED_WINDOW && limit.mode() == Limit.Mode.ENFORCE;
     }
 
     private static byte[] bytes(String text) {

@@ -33,10 +33,6 @@ final class LettuceScriptRunner implements ScriptRunner {
 
     private static final LettuceExceptionConverter ERRORS = new LettuceExceptionConverter();
 
-    private static final byte[] SCRIPT_TEXT = text(DecisionScript.SCRIPT);
-
-    private static final byte[] FAST_TEXT = text(DecisionScript.FIXED_WINDOW_FAST);
-
     private final StringRedisTemplate redis;
 
     private volatile @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
@@ -55,25 +51,32 @@ final class LettuceScriptRunner implements ScriptRunner {
 
     @Override
     public CompletableFuture<List<Long>> run(DecisionCall call) {
-        CompletableFuture<List<Long>> result = new CompletableFuture<>();
+        byte[][] keysAndArgs = call.keysAndArgs();
+        byte[][] keys = Arrays.copyOf(keysAndArgs, call.numKeys());
+        byte[][] args = Arrays.copyOfRange(keysAndArgs, call.numKeys(), keysAndArgs.length);
+        return send(call.script(), keys, args).thenApply(reply -> ScriptRunner.numbers(reply, call));
+    }
+
+    /**
+     * Sends a script with its keys and arguments: {@code EVALSHA}, then {@code EVAL} once if Redis
+     * has lost the script.
+     * @return the reply as Lettuce reads it; failed with Spring's translation of Lettuce's failure
+     */
+    CompletableFuture<List<?>> send(RedisScript<List<Long>> script, byte[][] keys, byte[][] args) {
+        CompletableFuture<List<?>> result = new CompletableFuture<>();
         try {
             RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
-            byte[][] keysAndArgs = call.keysAndArgs();
-            byte[][] keys = Arrays.copyOf(keysAndArgs, call.numKeys());
-            byte[][] args = Arrays.copyOfRange(keysAndArgs, call.numKeys(), keysAndArgs.length);
-            RedisScript<List<Long>> script = call.script();
-            byte[] text = (script == DecisionScript.FIXED_WINDOW_FAST) ? FAST_TEXT : SCRIPT_TEXT;
             CompletionStage<List<?>> evalSha = commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keys, args);
             evalSha.whenComplete((reply, ex) -> {
                 if (ex == null) {
-                    complete(result, reply, call);
+                    result.complete(reply);
                 }
                 else if (ScriptRunner.isNoScript(ex)) {
                     // the script cache was lost (restart, failover, SCRIPT FLUSH): this run did not happen
-                    commands.<List<?>>eval(text, ScriptOutputType.MULTI, keys, args)
+                    commands.<List<?>>eval(text(script), ScriptOutputType.MULTI, keys, args)
                         .whenComplete((again, failure) -> {
                             if (failure == null) {
-                                complete(result, again, call);
+                                result.complete(again);
                             }
                             else {
                                 fail(result, failure);
@@ -91,16 +94,7 @@ final class LettuceScriptRunner implements ScriptRunner {
         return result;
     }
 
-    private static void complete(CompletableFuture<List<Long>> result, @Nullable List<?> reply, DecisionCall call) {
-        try {
-            result.complete(ScriptRunner.numbers(reply, call));
-        }
-        catch (IllegalStateException ex) {
-            result.completeExceptionally(ex);
-        }
-    }
-
-    private void fail(CompletableFuture<List<Long>> result, Throwable failure) {
+    private void fail(CompletableFuture<?> result, Throwable failure) {
         Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
                 : failure;
         if ("Connection is closed".equals(cause.getMessage())) {
@@ -109,7 +103,7 @@ final class LettuceScriptRunner implements ScriptRunner {
         result.completeExceptionally(translate(cause));
     }
 
-    private static Throwable translate(Throwable failure) {
+    static Throwable translate(Throwable failure) {
         if (failure instanceof DataAccessException || !(failure instanceof Exception exception)) {
             return failure;
         }

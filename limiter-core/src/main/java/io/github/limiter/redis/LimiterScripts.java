@@ -12,33 +12,46 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The scripts, loaded once from the {@code .lua} files in {@code META-INF/limiter/scripts}: the
- * decision script, assembled from shared helpers, one file per algorithm and the main part; its
- * fast path for one plain fixed-window limit; and the script that records recent events. They run with EVALSHA and are sent again on NOSCRIPT: the
- * decision script by {@link DecisionCall}, the other by Spring Data Redis's script executor.
+ * decision script, assembled from shared helpers, one file per algorithm and the main part; the
+ * same decision for several calls at once (coalesced); its fast path alone, for one plain
+ * fixed-window limit; and the script that records recent events. They run with EVALSHA and are
+ * sent again on NOSCRIPT: the decision scripts by a {@link ScriptRunner}, the other by Spring Data
+ * Redis's script executor.
  */
 final class LimiterScripts {
 
     private static final String LOCATION = "META-INF/limiter/scripts/";
 
-    private static final List<String> PARTS = List.of("common.lua", "fixed_window.lua", "sliding_log.lua",
-            "sliding_window.lua", "token_bucket.lua", "decide.lua");
+    // what decides: shared helpers, the fast path, one file per algorithm, and the general path
+    private static final List<String> PARTS = List.of("common.lua", "fixed_window_fast.lua", "fixed_window.lua",
+            "sliding_log.lua", "sliding_window.lua", "token_bucket.lua", "decide.lua");
 
     private LimiterScripts() {
     }
 
-    @SuppressWarnings({ "unchecked", "rawtypes" })
+    /** The decision script: one call, any limits. */
     static RedisScript<List<Long>> decide() {
-        StringBuilder text = new StringBuilder();
-        for (String part : PARTS) {
-            text.append(read(part)).append('\n');
-        }
-        DefaultRedisScript<List> script = new DefaultRedisScript<>(text.toString(), List.class);
-        return (RedisScript<List<Long>>) (RedisScript) script;
+        return assemble(PARTS, "one.lua");
+    }
+
+    /** The coalesced decision script: several calls, one after the other. */
+    static RedisScript<List<Long>> batch() {
+        return assemble(PARTS, "batch.lua");
+    }
+
+    /** The fast path alone: one call of one plain fixed-window limit. */
+    static RedisScript<List<Long>> fixedWindowFast() {
+        return assemble(List.of("common.lua", "fixed_window_fast.lua"), "one_fast.lua");
     }
 
     @SuppressWarnings({ "unchecked", "rawtypes" })
-    static RedisScript<List<Long>> fixedWindowFast() {
-        DefaultRedisScript<List> script = new DefaultRedisScript<>(read("fixed_window_fast.lua"), List.class);
+    private static RedisScript<List<Long>> assemble(List<String> parts, String main) {
+        StringBuilder text = new StringBuilder();
+        for (String part : parts) {
+            text.append(read(part)).append('\n');
+        }
+        text.append(read(main));
+        DefaultRedisScript<List> script = new DefaultRedisScript<>(text.toString(), List.class);
         return (RedisScript<List<Long>>) (RedisScript) script;
     }
 

@@ -29,11 +29,16 @@ import org.springframework.util.ClassUtils;
  * A {@link RateLimiter} that decides in Redis with one atomic Lua script per call, whatever the
  * number of limits, and tells its {@link RateLimitListener}s about every decision. It decides
  * blocking ({@link #tryAcquire(List)}) or not ({@link #tryAcquireAsync(List)}): with Lettuce over
- * its asynchronous commands, with other clients on a few threads of its own.
+ * its asynchronous commands, with other clients on a few threads of its own. With Lettuce,
+ * concurrent decisions are coalesced into one script call (see
+ * {@link #RedisRateLimiter(StringRedisTemplate, String, List, LocalRefusals, int)}).
  *
  * <p>Internal API; applications use the {@link RateLimiter} bean the starter provides.
  */
 public final class RedisRateLimiter implements RateLimiter {
+
+    /** The most decisions coalesced into one script call unless told otherwise. */
+    public static final int DEFAULT_MAX_BATCH = 64;
 
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
             RedisRateLimiter.class.getClassLoader());
@@ -52,6 +57,11 @@ public final class RedisRateLimiter implements RateLimiter {
     private final BlockingScriptRunner blocking;
 
     private final ScriptRunner nonBlocking;
+
+    private final @Nullable LettuceScriptRunner lettuce;
+
+    // what tryAcquire runs: the blocking runner, or the coalescing one waited for
+    private final ScriptRunner waiting;
 
     private volatile @Nullable String redisVersion;
 
@@ -74,14 +84,59 @@ public final class RedisRateLimiter implements RateLimiter {
      */
     public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
             @Nullable LocalRefusals localRefusals) {
+        this(redis, keyPrefix, listeners, localRefusals, DEFAULT_MAX_BATCH);
+    }
+
+    /**
+     * Creates a limiter that refuses keys from memory while Redis is known to refuse them, and
+     * coalesces concurrent decisions up to the given number per script call.
+     * <p>Coalescing applies with Lettuce's shared connection (Spring Data Redis's default): while
+     * one decision is in flight on it, the decisions that arrive are sent together, in one script
+     * call that decides each of them on its own, as soon as it returns. A decision that finds
+     * nothing in flight is sent at once. With other clients, or with {@code maxBatch} 1, each
+     * decision is a script call of its own.
+     * @param redis the template the script runs through
+     * @param keyPrefix the prefix of every key the limiter writes, such as {@code "limiter:"}
+     * @param listeners told about every decision, in order
+     * @param localRefusals the keys this instance refuses without asking Redis, or {@code null}
+     * @param maxBatch the most decisions in one script call; 1 for none coalesced
+     */
+    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
+            @Nullable LocalRefusals localRefusals, int maxBatch) {
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("maxBatch must be at least 1, not " + maxBatch);
+        }
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
         this.localRefusals = localRefusals;
         RedisConnectionFactory factory = redis.getConnectionFactory();
-        this.engine = new DecisionEngine(keyPrefix, listeners, localRefusals, isCluster(factory));
+        boolean cluster = isCluster(factory);
+        this.engine = new DecisionEngine(keyPrefix, listeners, localRefusals, cluster);
         this.blocking = new BlockingScriptRunner(redis);
-        this.nonBlocking = sharesLettuceConnection(factory) ? new LettuceScriptRunner(redis)
-                : new OffloadedScriptRunner(this.blocking);
+        if (sharesLettuceConnection(factory)) {
+            this.lettuce = new LettuceScriptRunner(redis);
+            this.nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(this.lettuce, maxBatch, cluster)
+                    : this.lettuce;
+        }
+        else {
+            this.lettuce = null;
+            this.nonBlocking = new OffloadedScriptRunner(this.blocking);
+        }
+        this.waiting = (this.nonBlocking instanceof CoalescingScriptRunner) ? waitingFor(this.nonBlocking)
+                : this.blocking;
+    }
+
+    // the calling thread waits for the coalescing runner, so that what follows the script (memory,
+    // listeners) runs on it, as it does with the blocking runner
+    private static ScriptRunner waitingFor(ScriptRunner runner) {
+        return call -> {
+            try {
+                return CompletableFuture.completedFuture(runner.run(call).join());
+            }
+            catch (CompletionException ex) {
+                return CompletableFuture.failedFuture(DecisionEngine.unwrap(ex));
+            }
+        };
     }
 
     /**
@@ -111,7 +166,7 @@ public final class RedisRateLimiter implements RateLimiter {
     @Override
     public Decision tryAcquire(List<LimitRequest> requests) {
         try {
-            return this.engine.decide(requests, this.blocking, null).join();
+            return this.engine.decide(requests, this.waiting, null).join();
         }
         catch (CompletionException ex) {
             Throwable cause = DecisionEngine.unwrap(ex);
@@ -156,6 +211,11 @@ public final class RedisRateLimiter implements RateLimiter {
         }
     }
 
+    /** The coalescing runner, if decisions are coalesced: for tests. */
+    @Nullable CoalescingScriptRunner coalescing() {
+        return (this.nonBlocking instanceof CoalescingScriptRunner coalescing) ? coalescing : null;
+    }
+
     /**
      * Returns the text of the decision script, as assembled from the {@code .lua} files; for
      * benchmarks and tools that run it directly.
@@ -173,8 +233,10 @@ public final class RedisRateLimiter implements RateLimiter {
      * @throws org.springframework.dao.DataAccessException if Redis cannot be reached
      */
     public String check() {
-        String version = RedisChecks.check(this.redis, DecisionScript.SCRIPT, DecisionScript.FIXED_WINDOW_FAST);
-        if (this.nonBlocking instanceof LettuceScriptRunner lettuce) {
+        String version = RedisChecks.check(this.redis, DecisionScript.SCRIPT, DecisionScript.FIXED_WINDOW_FAST,
+                DecisionScript.BATCH);
+        LettuceScriptRunner lettuce = this.lettuce;
+        if (lettuce != null) {
             lettuce.prepare();
         }
         this.redisVersion = version;

@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.within;
 
 /**
  * The fixed-window fast path decides exactly as the general script does for its shape: the same
- * outcomes and counts, call after call, from fresh keys, keys left without an expiry, and bans in
- * force; and it is taken for that shape only.
+ * outcomes, counts and tiers, call after call, from fresh keys, keys left without an expiry, and
+ * bans in force; and it is taken for that shape only.
  */
 @WithRedis
 class FixedWindowFastPathIntegrationTests {
@@ -39,6 +39,43 @@ class FixedWindowFastPathIntegrationTests {
             for (long cost : costs) {
                 assertSame(decide(fast, cost, false), decide(general, cost, true));
             }
+            return null;
+        });
+    }
+
+    @Test
+    void raisesTheAlertOnceAndStartsTheBanAsTheGeneralScript() {
+        Limit tiered = this.fivePerMinute.withAlertAt(2).withBanFor(Duration.ofMinutes(2));
+        long[] costs = { 1, 1, 1, 0, 2, 1, 1, 0 };
+        compare((fast, general) -> {
+            List<List<Long>> replies = new java.util.ArrayList<>();
+            for (long cost : costs) {
+                List<Long> reply = decide(fast, tiered, cost, false);
+                assertSame(reply, decide(general, tiered, cost, true));
+                replies.add(reply);
+            }
+            // the third call crosses alert-at 2; the sixth (count 6 > 5) starts the ban
+            assertThat(replies.stream().map(reply -> reply.get(4)).toList()).containsExactly(0L, 0L, 1L, 0L, 0L, 0L,
+                    0L, 0L);
+            assertThat(replies.stream().map(reply -> reply.get(5)).toList()).containsExactly(0L, 0L, 0L, 0L, 0L, 1L,
+                    0L, 0L);
+            assertThat(replies.get(5).get(0)).isEqualTo(DecisionScript.BANNED);
+            assertThat(replies.get(5).get(1)).as("the refused call is not counted").isEqualTo(5L);
+            assertThat(redis.opsForValue().get(fast)).isEqualTo("5");
+            assertThat(redis.getExpire(fast + RedisKeys.ALERT)).isPositive();
+            assertThat(redis.getExpire(fast + RedisKeys.BAN)).isGreaterThan(60);
+            return null;
+        });
+    }
+
+    @Test
+    void refusesWithoutCountingPastMax() {
+        compare((fast, general) -> {
+            for (int i = 0; i < 7; i++) {
+                assertSame(decide(fast, 1, false), decide(general, 1, true));
+            }
+            assertThat(redis.opsForValue().get(fast)).isEqualTo("5");
+            assertThat(redis.getExpire(fast)).isPositive();
             return null;
         });
     }
@@ -75,11 +112,11 @@ class FixedWindowFastPathIntegrationTests {
     }
 
     @Test
-    void isTakenForOneEnforcedFixedWindowLimitWithoutTiersOnly() {
+    void isTakenForOneEnforcedFixedWindowLimitOnly() {
         assertThat(call(this.fivePerMinute, 1).script()).isSameAs(DecisionScript.FIXED_WINDOW_FAST);
-        assertThat(call(this.fivePerMinute.withAlertAt(2), 1).script()).isSameAs(DecisionScript.SCRIPT);
+        assertThat(call(this.fivePerMinute.withAlertAt(2), 1).script()).isSameAs(DecisionScript.FIXED_WINDOW_FAST);
         assertThat(call(this.fivePerMinute.withBanFor(Duration.ofMinutes(1)), 1).script())
-            .isSameAs(DecisionScript.SCRIPT);
+            .isSameAs(DecisionScript.FIXED_WINDOW_FAST);
         assertThat(call(this.fivePerMinute.withMode(Limit.Mode.SHADOW), 1).script()).isSameAs(DecisionScript.SCRIPT);
         assertThat(call(this.fivePerMinute.withAlgorithm(Algorithm.TOKEN_BUCKET), 1).script())
             .isSameAs(DecisionScript.SCRIPT);
@@ -101,11 +138,15 @@ class FixedWindowFastPathIntegrationTests {
     }
 
     private List<Long> decide(String stateKey, long cost, boolean general) {
+        return decide(stateKey, this.fivePerMinute, cost, general);
+    }
+
+    private List<Long> decide(String stateKey, Limit limit, long cost, boolean general) {
         DecisionCall call = new DecisionCall(DecisionScript.ACQUIRE, 1);
         if (general) {
             call.general();
         }
-        call.add(stateKey, this.fivePerMinute, cost);
+        call.add(stateKey, limit, cost);
         assertThat(call.script()).isSameAs(general ? DecisionScript.SCRIPT : DecisionScript.FIXED_WINDOW_FAST);
         return this.runner.runHere(call);
     }

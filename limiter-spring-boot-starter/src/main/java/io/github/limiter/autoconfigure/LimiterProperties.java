@@ -175,6 +175,11 @@ public class LimiterProperties implements Validator {
         rejectUnlessPositive(errors, "limiter.redis.timeout", properties.redis.timeout);
         rejectUnlessPositive(errors, "limiter.redis.connect-timeout", properties.redis.connectTimeout);
         rejectUnlessPositive(errors, "limiter.redis.max-reconnect-delay", properties.redis.maxReconnectDelay);
+        int maxBatch = properties.redis.coalescing.maxBatch;
+        if (maxBatch < 2 || maxBatch > 1000) {
+            errors.reject("limiter.redis.coalescing.max-batch", "limiter.redis.coalescing.max-batch = '" + maxBatch
+                    + "' must be from 2 to 1000 (limiter.redis.coalescing.enabled=false turns coalescing off)");
+        }
         int banStatus = properties.web.banStatus;
         if (banStatus < 400 || banStatus > 599) {
             errors.reject("limiter.web.ban-status",
@@ -391,6 +396,12 @@ public class LimiterProperties implements Validator {
         private int requestQueueSize = 10_000;
 
         /**
+         * Decisions made while another is in flight on the limiter's connection are sent together,
+         * as one script call, as soon as it returns (Lettuce only).
+         */
+        private final Coalescing coalescing = new Coalescing();
+
+        /**
          * Returns the timeout.
          * @return the timeout
          */
@@ -468,6 +479,67 @@ public class LimiterProperties implements Validator {
          */
         public void setRequestQueueSize(int requestQueueSize) {
             this.requestQueueSize = requestQueueSize;
+        }
+
+        /**
+         * Returns the coalescing settings.
+         * @return the coalescing settings
+         */
+        public Coalescing getCoalescing() {
+            return this.coalescing;
+        }
+
+    }
+
+    /**
+     * Coalescing of concurrent decisions (group commit): a decision that finds none in flight on
+     * the limiter's connection is sent at once; those made while one is in flight wait for it and
+     * are then sent together, as one script call that decides each on its own, in order. Redis
+     * then spends far less per decision. Applies with Lettuce; Jedis sends each decision alone.
+     */
+    public static class Coalescing {
+
+        /**
+         * Whether concurrent decisions are coalesced. Off, every decision is a script call of its
+         * own.
+         */
+        private boolean enabled = true;
+
+        /**
+         * Most decisions in one script call; those beyond wait for the next call.
+         */
+        private int maxBatch = 64;
+
+        /**
+         * Returns whether concurrent decisions are coalesced.
+         * @return whether they are
+         */
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        /**
+         * Sets whether concurrent decisions are coalesced.
+         * @param enabled whether they are
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /**
+         * Returns the most decisions in one script call.
+         * @return the most decisions in one script call
+         */
+        public int getMaxBatch() {
+            return this.maxBatch;
+        }
+
+        /**
+         * Sets the most decisions in one script call.
+         * @param maxBatch the most decisions in one script call, 2 or more
+         */
+        public void setMaxBatch(int maxBatch) {
+            this.maxBatch = maxBatch;
         }
 
     }

@@ -52,8 +52,10 @@ class RedisRateLimiterConfiguration {
                 ? new LocalRefusals(localCache.getMaxEntries(), localCache.getMaxTime()) : null;
         // A template of its own, so the application's template customisations cannot change how
         // script arguments and replies are serialised.
+        LimiterProperties.Coalescing coalescing = properties.getRedis().getCoalescing();
         return new RedisRateLimiter(connection.template(), properties.getKeyPrefix(),
-                listeners.orderedStream().toList(), localRefusals);
+                listeners.orderedStream().toList(), localRefusals,
+                coalescing.isEnabled() ? coalescing.getMaxBatch() : 1);
     }
 
     /**
