@@ -1,8 +1,10 @@
 package io.github.limiter.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.Algorithm;
@@ -23,6 +25,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -227,6 +230,98 @@ class LimiterAutoConfigurationTests {
     void banStatusThatIsNotAnErrorFailsTheStart() {
         assertStartFails("limiter.web.ban-status = '200' must be an HTTP error status (400 to 599)",
                 "limiter.web.ban-status=200");
+    }
+
+    @Test
+    void coalescesConcurrentDecisionsByDefault() {
+        try (EmbeddedRedis own = EmbeddedRedis.start()) {
+            this.runner.withPropertyValues(ownRedis(own)).run(context -> {
+                LimiterProperties.Coalescing coalescing = context.getBean(LimiterProperties.class)
+                    .getRedis()
+                    .getCoalescing();
+                assertThat(coalescing.isEnabled()).isTrue();
+                assertThat(coalescing.getMaxBatch()).isEqualTo(64);
+                // the first alone, the nine sent while it was in flight together
+                assertThat(scriptCallsForTenDecisionsAtOnce(context, own)).isEqualTo(2);
+            });
+        }
+    }
+
+    @Test
+    void sendsEachDecisionAloneWithCoalescingSwitchedOff() {
+        try (EmbeddedRedis own = EmbeddedRedis.start()) {
+            this.runner.withPropertyValues(ownRedis(own)).withPropertyValues("limiter.redis.coalescing.enabled=false")
+                .run(context -> {
+                    assertThat(context.getBean(LimiterProperties.class).getRedis().getCoalescing().isEnabled())
+                        .isFalse();
+                    assertThat(scriptCallsForTenDecisionsAtOnce(context, own)).isEqualTo(10);
+                });
+        }
+    }
+
+    @Test
+    void sendsAtMostMaxBatchDecisionsInOneScriptCall() {
+        try (EmbeddedRedis own = EmbeddedRedis.start()) {
+            this.runner.withPropertyValues(ownRedis(own)).withPropertyValues("limiter.redis.coalescing.max-batch=3")
+                .run(context -> {
+                    assertThat(context.getBean(LimiterProperties.class).getRedis().getCoalescing().getMaxBatch())
+                        .isEqualTo(3);
+                    // the first alone, then the nine that waited, three by three
+                    assertThat(scriptCallsForTenDecisionsAtOnce(context, own)).isEqualTo(4);
+                });
+        }
+    }
+
+    @Test
+    void sendsEachDecisionAloneWithJedis() {
+        try (EmbeddedRedis own = EmbeddedRedis.start()) {
+            this.runner.withPropertyValues(ownRedis(own)).withPropertyValues("spring.data.redis.client-type=jedis")
+                .run(context -> assertThat(scriptCallsForTenDecisionsAtOnce(context, own)).isEqualTo(10));
+        }
+    }
+
+    @Test
+    void maxBatchOutsideTwoToAThousandFailsTheStart() {
+        assertStartFails("limiter.redis.coalescing.max-batch = '1' must be from 2 to 1000",
+                "limiter.redis.coalescing.max-batch=1");
+        assertStartFails("limiter.redis.coalescing.max-batch = '5000' must be from 2 to 1000",
+                "limiter.redis.coalescing.max-batch=5000");
+    }
+
+    /**
+     * The properties for a server of the test's own, whose command counts no other test changes,
+     * with Lettuce (coalescing is Lettuce's only) whatever client the build's execution asks for.
+     */
+    private static String[] ownRedis(EmbeddedRedis own) {
+        // a timeout longer than the pause below, so that the held decisions wait rather than fail
+        return new String[] { "spring.data.redis.host=" + own.host(), "spring.data.redis.port=" + own.port(),
+                "spring.data.redis.client-type=lettuce", "limiter.key-prefix=coalescing-" + UUID.randomUUID() + ":",
+                "limiter.redis.timeout=10s" };
+    }
+
+    /**
+     * Sends ten decisions on one key at once while Redis holds the first, and answers how many
+     * script calls Redis ran for them.
+     */
+    private static long scriptCallsForTenDecisionsAtOnce(AssertableApplicationContext context, EmbeddedRedis own) {
+        assertThat(context).hasNotFailed();
+        RedisRateLimiter limiter = context.getBean(RedisRateLimiter.class);
+        // the connection is open and the scripts are loaded: the pause holds the first decision
+        limiter.check();
+        Limit hundredPerMinute = Limit.of(100, Duration.ofMinutes(1));
+        long before = own.commandCalls().getOrDefault("evalsha", 0L);
+        own.withCommands(commands -> commands.clientPause(500));
+        List<CompletableFuture<Decision>> decisions = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            decisions.add(limiter.tryAcquireAsync("coalesced", "k", hundredPerMinute).toCompletableFuture());
+        }
+        for (CompletableFuture<Decision> decision : decisions) {
+            assertThat(decision).succeedsWithin(Duration.ofSeconds(10)).satisfies(d -> assertThat(d.allowed()).isTrue());
+        }
+        long scriptCalls = own.commandCalls().getOrDefault("evalsha", 0L) - before;
+        // read after counting: the read is a script call too
+        assertThat(limiter.state("coalesced", "k", hundredPerMinute).count()).isEqualTo(10);
+        return scriptCalls;
     }
 
     private void assertStartFails(String message, String... properties) {
