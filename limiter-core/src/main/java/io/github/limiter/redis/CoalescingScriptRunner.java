@@ -1,17 +1,21 @@
 package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.cluster.SlotHash;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.QueryTimeoutException;
 
 /**
  * Gathers decisions that wait for the same connection into one script run (group commit). While
@@ -28,6 +32,12 @@ import org.jspecify.annotations.Nullable;
  * caller then follows its own on-failure setting; {@code NOSCRIPT} is handled per run, by
  * {@link LettuceScriptRunner}; a call that fails inside the script alone (a key of another type)
  * fails alone.
+ *
+ * <p>Time: no call waits longer than the connection's command timeout from the moment it was made,
+ * whether it waited for a run in flight or not. A call sent alone has Lettuce's own timeout; a
+ * coalesced run is watched, and each of its calls fails with a {@link QueryTimeoutException} at
+ * its own deadline if the run has not returned by then (like a command that timed out, it may
+ * still be counted by Redis later).
  */
 final class CoalescingScriptRunner implements ScriptRunner {
 
@@ -36,6 +46,10 @@ final class CoalescingScriptRunner implements ScriptRunner {
     private final int maxBatch;
 
     private final boolean bySlot;
+
+    private final long timeoutNanos;
+
+    private final Duration timeout;
 
     private final Group single = new Group();
 
@@ -50,19 +64,22 @@ final class CoalescingScriptRunner implements ScriptRunner {
      * @param sender sends the runs
      * @param maxBatch the most calls in one run, at least 2
      * @param bySlot whether calls are grouped by hash slot (Redis Cluster)
+     * @param timeout the longest a call may wait, from when it is made: the command timeout
      */
-    CoalescingScriptRunner(LettuceScriptRunner sender, int maxBatch, boolean bySlot) {
+    CoalescingScriptRunner(LettuceScriptRunner sender, int maxBatch, boolean bySlot, Duration timeout) {
         if (maxBatch < 2) {
             throw new IllegalArgumentException("maxBatch must be at least 2, not " + maxBatch);
         }
         this.sender = sender;
         this.maxBatch = maxBatch;
         this.bySlot = bySlot;
+        this.timeout = timeout;
+        this.timeoutNanos = timeout.toNanos();
     }
 
     @Override
     public CompletableFuture<List<Long>> run(DecisionCall call) {
-        Pending pending = new Pending(call, new CompletableFuture<>());
+        Pending pending = new Pending(call, new CompletableFuture<>(), System.nanoTime() + this.timeoutNanos);
         Group group = group(call);
         synchronized (group) {
             if (group.inFlight) {
@@ -92,33 +109,44 @@ final class CoalescingScriptRunner implements ScriptRunner {
         return this.coalesced.sum();
     }
 
+    // never throws: whatever fails, every call of the run gets an outcome and the group moves on
     private void send(Group group, List<Pending> run) {
         this.runs.increment();
-        if (run.size() == 1) {
-            Pending only = run.get(0);
-            this.sender.run(only.call).whenComplete((reply, failure) -> {
-                sendNext(group);
-                if (failure != null) {
-                    only.result.completeExceptionally(DecisionEngine.unwrap(failure));
-                }
-                else {
-                    only.result.complete(reply);
-                }
-            });
+        try {
+            if (run.size() == 1) {
+                Pending only = run.get(0);
+                this.sender.run(only.call).whenComplete((reply, failure) -> {
+                    // Redis gets the next run before this one's caller goes on
+                    sendNext(group);
+                    if (failure != null) {
+                        only.result.completeExceptionally(DecisionEngine.unwrap(failure));
+                    }
+                    else {
+                        only.result.complete(reply);
+                    }
+                });
+            }
+            else {
+                this.coalesced.add(run.size());
+                CompletableFuture<List<?>> sent = this.sender.send(DecisionScript.BATCH, keys(run), args(run));
+                watch(run, sent);
+                sent.whenComplete((reply, failure) -> {
+                    sendNext(group);
+                    if (failure != null) {
+                        Throwable cause = DecisionEngine.unwrap(failure);
+                        run.forEach(pending -> pending.result.completeExceptionally(cause));
+                    }
+                    else {
+                        distribute(run, reply);
+                    }
+                });
+            }
         }
-        else {
-            this.coalesced.add(run.size());
-            this.sender.send(DecisionScript.BATCH, keys(run), args(run)).whenComplete((reply, failure) -> {
-                // Redis gets the next run before this one's callers go on
-                sendNext(group);
-                if (failure != null) {
-                    Throwable cause = DecisionEngine.unwrap(failure);
-                    run.forEach(pending -> pending.result.completeExceptionally(cause));
-                }
-                else {
-                    distribute(run, reply);
-                }
-            });
+        catch (Throwable ex) {
+            // the command could not even be written (such as an error thrown while looking the
+            // connection up): this run fails, and the next goes
+            run.forEach(pending -> pending.result.completeExceptionally(ex));
+            sendNext(group);
         }
     }
 
@@ -136,6 +164,41 @@ final class CoalescingScriptRunner implements ScriptRunner {
             }
         }
         send(group, run);
+    }
+
+    /** Fails each call of a coalesced run at its own deadline, unless the run has returned. */
+    private void watch(List<Pending> run, CompletableFuture<?> sent) {
+        long earliest = Long.MAX_VALUE;
+        for (Pending pending : run) {
+            earliest = Math.min(earliest, pending.deadline);
+        }
+        schedule(run, sent, earliest);
+    }
+
+    private void schedule(List<Pending> run, CompletableFuture<?> sent, long at) {
+        long delay = Math.max(at - System.nanoTime(), 0);
+        CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(() -> {
+            if (sent.isDone()) {
+                return;
+            }
+            long now = System.nanoTime();
+            long next = Long.MAX_VALUE;
+            for (Pending pending : run) {
+                if (pending.result.isDone()) {
+                    continue;
+                }
+                if (pending.deadline - now <= 0) {
+                    pending.result.completeExceptionally(new QueryTimeoutException(
+                            "Redis did not decide within the command timeout (" + this.timeout.toMillis() + " ms)"));
+                }
+                else {
+                    next = Math.min(next, pending.deadline);
+                }
+            }
+            if (next != Long.MAX_VALUE) {
+                schedule(run, sent, next);
+            }
+        });
     }
 
     private static byte[][] keys(List<Pending> run) {
@@ -210,7 +273,8 @@ final class CoalescingScriptRunner implements ScriptRunner {
 
     }
 
-    private record Pending(DecisionCall call, CompletableFuture<List<Long>> result) {
+    /** A call, its caller's future, and the {@link System#nanoTime()} past which it fails. */
+    private record Pending(DecisionCall call, CompletableFuture<List<Long>> result, long deadline) {
 
     }
 

@@ -115,8 +115,8 @@ public final class RedisRateLimiter implements RateLimiter {
         this.blocking = new BlockingScriptRunner(redis);
         if (sharesLettuceConnection(factory)) {
             this.lettuce = new LettuceScriptRunner(redis);
-            this.nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(this.lettuce, maxBatch, cluster)
-                    : this.lettuce;
+            this.nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(this.lettuce, maxBatch, cluster,
+                    ((LettuceConnectionFactory) factory).getClientConfiguration().getCommandTimeout()) : this.lettuce;
         }
         else {
             this.lettuce = null;

@@ -177,7 +177,7 @@ class CoalescingIntegrationTests {
     void aRunThatTimesOutFailsEachOfItsCallsAndLaterCallsAreDecided() {
         LettuceConnectionFactory shortTimeout = connect(Duration.ofMillis(200));
         try {
-            CoalescingScriptRunner runner = runner(new StringRedisTemplate(shortTimeout), 64);
+            CoalescingScriptRunner runner = runner(new StringRedisTemplate(shortTimeout), 64, Duration.ofMillis(200));
             pauseRedis(600);
             List<CompletableFuture<List<Long>>> calls = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
@@ -203,6 +203,32 @@ class CoalescingIntegrationTests {
     }
 
     @Test
+    void aCallThatWaitedForARunInFlightStillFailsWithinTheTimeoutFromWhenItWasMade() {
+        Duration timeout = Duration.ofMillis(500);
+        LettuceConnectionFactory shortTimeout = connect(timeout);
+        try {
+            CoalescingScriptRunner runner = runner(new StringRedisTemplate(shortTimeout), 64, timeout);
+            pauseRedis(3000);
+            List<CompletableFuture<Long>> failedAfterMillis = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                long start = System.nanoTime();
+                failedAfterMillis.add(runner.run(call("{stalled:" + i + "}"))
+                    .handle((reply, failure) -> (failure instanceof DataAccessException)
+                            ? (System.nanoTime() - start) / 1_000_000 : -1));
+            }
+            // the first is sent alone and has Lettuce's timeout; the four that waited for it would
+            // otherwise have waited for it, then for their own run's timeout: twice the timeout
+            for (CompletableFuture<Long> millis : failedAfterMillis) {
+                assertThat(millis.join()).isBetween(400L, 800L);
+            }
+            assertThat(runner.coalesced()).isEqualTo(4);
+        }
+        finally {
+            shortTimeout.destroy();
+        }
+    }
+
+    @Test
     void withMaxBatchOneNothingIsCoalesced() {
         RedisRateLimiter limiter = new RedisRateLimiter(this.redis, this.prefix, List.of(), null, 1);
         assertThat(limiter.coalescing()).isNull();
@@ -216,9 +242,13 @@ class CoalescingIntegrationTests {
 
     /** A runner whose connection is open, so that a pause holds its first script call, not its handshake. */
     private static CoalescingScriptRunner runner(StringRedisTemplate redis, int maxBatch) {
+        return runner(redis, maxBatch, Duration.ofSeconds(10));
+    }
+
+    private static CoalescingScriptRunner runner(StringRedisTemplate redis, int maxBatch, Duration timeout) {
         LettuceScriptRunner sender = new LettuceScriptRunner(redis);
         sender.prepare();
-        return new CoalescingScriptRunner(sender, maxBatch, false);
+        return new CoalescingScriptRunner(sender, maxBatch, false, timeout);
     }
 
     private DecisionCall call(String key) {
