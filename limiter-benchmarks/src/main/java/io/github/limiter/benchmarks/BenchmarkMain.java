@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
-import java.util.stream.IntStream;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -32,11 +31,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * Runs every benchmark at 1 and 64 threads, in this JVM, against one Redis it starts, then prints
- * decisions per second, p50 and p99 per row with each row's ratio to the floor, a hand-written
- * fixed-window script by EVALSHA ({@value #FLOOR}); then the rows the targets are about again, in
- * rounds of alternating order; then the allocation per call of the annotated path, of the starter's
- * script by raw Lettuce and of the floor. Every row also gives the CPU time one decision costs this
+ * Runs every benchmark at 1 and 64 threads, in this JVM, against one Redis it starts (the
+ * embedded one, or the {@code redis-server} that {@code -Dlimiter.test.redis-server} names), then
+ * prints decisions per second, p50 and p99 per row with each row's ratio to the floor, a
+ * hand-written fixed-window script by EVALSHA ({@value #FLOOR}); each algorithm against a
+ * hand-written script of the same algorithm; then the rows the targets are about again, in rounds
+ * of alternating order, at 64 threads and at 1; then the allocation per call of the annotated path,
+ * of the starter's script by raw Lettuce and of the floor. Rows whose refusals differ run on both
+ * workloads; the others on the mostly allowed one only. Every row also gives the CPU time one decision costs this
  * JVM and the Redis server, and Redis's own time per EVALSHA ({@link CpuProfiler}). Writes the
  * tables to {@code docs/benchmarks.md}, and charts of decisions per second and of Redis CPU per
  * decision to {@code docs/images/performance.svg} and {@code docs/images/redis-cpu.svg}.
@@ -65,11 +67,33 @@ public final class BenchmarkMain {
 
     private static final String ALL = DecisionBenchmarks.class.getSimpleName() + ".";
 
-    /** The rows the throughput and p99 targets are about, run again in rounds. */
+    /** The rows the targets at 64 threads are about, run again in rounds: the floor first. */
     private static final List<String> TARGET_ROWS = List.of(FLOOR, "annotatedFixedWindow",
-            "annotatedFixedWindowNoLocalCache");
+            "annotatedFixedWindowNoLocalCache", "annotatedFixedWindowUncoalesced");
 
-    private static final int ROUNDS = 5;
+    /** The rows the target at 1 thread is about: coalescing on, then off. */
+    private static final List<String> ONE_THREAD_ROWS = List.of("annotatedFixedWindow",
+            "annotatedFixedWindowUncoalesced");
+
+    /** Rows run on both workloads: those whose refusals differ (local memory, libraries). */
+    private static final String BOTH_WORKLOADS = "handWrittenFixedWindow|annotatedFixedWindow|"
+            + "annotatedFixedWindowNoLocalCache|annotatedMonoFixedWindow|bucket4jLettuce|redissonRateLimiter|"
+            + "naiveIncrThenExpire";
+
+    /** Rows run on the mostly allowed workload only, where every decision reaches Redis. */
+    private static final String ALLOWED_ONLY = "rawLettuceEvalsha|asyncFixedWindow|"
+            + "annotatedCompletableFutureFixedWindow|annotatedFixedWindowTiers|annotatedFixedWindowUncoalesced|"
+            + "annotatedSlidingLog|annotatedSlidingWindow|annotatedTokenBucket|handWrittenSlidingLog|"
+            + "handWrittenSlidingWindow|handWrittenTokenBucket|handWrittenGcra|annotatedPathWithoutRedis";
+
+    /** Each starter row beside the hand-written script of the same algorithm. */
+    private static final List<List<String>> SAME_ALGORITHM = List.of(List.of("annotatedFixedWindow", FLOOR),
+            List.of("annotatedFixedWindowUncoalesced", FLOOR), List.of("annotatedFixedWindowTiers", FLOOR),
+            List.of("annotatedSlidingLog", "handWrittenSlidingLog"),
+            List.of("annotatedSlidingWindow", "handWrittenSlidingWindow"),
+            List.of("annotatedTokenBucket", "handWrittenTokenBucket"), List.of("annotatedTokenBucket", "handWrittenGcra"));
+
+    private static final int ROUNDS = 3;
 
     /** Selects the rows of a subset run: a regular expression over whole method names. */
     static final String INCLUDE = "limiter.benchmarks.include";
@@ -102,15 +126,19 @@ public final class BenchmarkMain {
             }
             List<Row> rows = new ArrayList<>();
             for (int threads : new int[] { 1, 64 }) {
-                rows.addAll(rows(run(options(ALL).threads(threads)), threads));
+                rows.addAll(rows(run(options(ALL + "(" + BOTH_WORKLOADS + ")$").threads(threads)), threads));
+                rows.addAll(rows(run(options(ALL + "(" + ALLOWED_ONLY + ")$").threads(threads)
+                    .param("workload", "allowed")), threads));
             }
-            List<Map<String, Row>> rounds = rounds();
+            List<Map<String, Row>> rounds = rounds(TARGET_ROWS, 64);
+            List<Map<String, Row>> oneThread = rounds(ONE_THREAD_ROWS, 1);
             Collection<RunResult> gc = run(
                     options(ALL + "(annotatedPathWithoutRedis|annotatedFixedWindow|rawLettuceEvalsha|" + FLOOR + ")$")
                 .threads(1)
                 .param("workload", "allowed")
                 .addProfiler(GCProfiler.class));
-            String table = table(rows) + "\n" + rounds(rounds) + "\n" + allocation(gc);
+            String table = table(rows) + "\n" + sameAlgorithm(rows) + "\n" + rounds(rounds) + "\n"
+                    + oneThread(oneThread) + "\n" + allocation(gc);
             System.out.println();
             System.out.println(table);
             Files.writeString(docs.resolve("benchmarks.md"), "# Benchmark results\n\nWritten by `./mvnw -q -pl "
@@ -281,20 +309,21 @@ public final class BenchmarkMain {
     }
 
     /**
-     * Runs the target rows again, at 64 threads, mostly allowed, one at a time, in rounds whose
-     * order alternates: each round's ratios compare runs minutes apart at most, so drift of the
-     * machine over the whole run, and any effect of running first, shows as spread, not as a gap.
+     * Runs rows again, mostly allowed, one at a time, in rounds whose order alternates: each
+     * round's ratios compare runs minutes apart at most, so drift of the machine over the whole
+     * run, and any effect of running first, shows as spread, not as a gap.
      */
-    private static List<Map<String, Row>> rounds() throws RunnerException {
+    private static List<Map<String, Row>> rounds(List<String> names, int threads) throws RunnerException {
         List<Map<String, Row>> rounds = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
-            List<String> order = new ArrayList<>(TARGET_ROWS);
+            List<String> order = new ArrayList<>(names);
             if (round % 2 == 1) {
                 Collections.reverse(order);
             }
             Map<String, Row> rows = new LinkedHashMap<>();
             for (String name : order) {
-                for (Row row : rows(run(options(ALL + name + "$").threads(64).param("workload", "allowed")), 64)) {
+                for (Row row : rows(run(options(ALL + name + "$").threads(threads).param("workload", "allowed")),
+                        threads)) {
                     rows.put(row.name(), row);
                 }
             }
@@ -303,35 +332,80 @@ public final class BenchmarkMain {
         return rounds;
     }
 
+    /** The targets at 64 threads: each annotated row's ratios to the floor of its round. */
     private static String rounds(List<Map<String, Row>> rounds) {
         StringBuilder out = new StringBuilder("Target rows again, 64 threads, mostly allowed, in " + rounds.size()
-                + " rounds of alternating order; ratios to the floor (" + FLOOR + ") in the same round, and the"
-                + " app CPU per decision the annotated path adds to the floor's:\n\n"
-                + "| round | order | annotated: throughput | p99 | added app CPU us "
-                + "| without local cache: throughput | p99 | added app CPU us |\n"
-                + "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
-        List<List<Double>> lines = new ArrayList<>();
-        for (int i = 0; i < rounds.size(); i++) {
-            Map<String, Row> round = rounds.get(i);
-            Row floor = round.get(FLOOR);
-            List<Double> values = new ArrayList<>();
-            for (Row row : List.of(round.get(TARGET_ROWS.get(1)), round.get(TARGET_ROWS.get(2)))) {
-                values.addAll(List.of(row.perSecond() / floor.perSecond(), row.p99() / floor.p99(),
-                        row.appCpu() - floor.appCpu()));
+                + " rounds of alternating order; ratios to the floor (" + FLOOR + ") in the same round: median "
+                + "(lowest, highest)\n\n"
+                + "| row | throughput | p99 | Redis CPU per decision | Redis script time per decision "
+                + "| added app CPU us |\n| --- | --- | --- | --- | --- | --- |\n");
+        for (String name : TARGET_ROWS.subList(1, TARGET_ROWS.size())) {
+            List<Double> throughput = new ArrayList<>();
+            List<Double> p99 = new ArrayList<>();
+            List<Double> redis = new ArrayList<>();
+            List<Double> script = new ArrayList<>();
+            List<Double> app = new ArrayList<>();
+            for (Map<String, Row> round : rounds) {
+                Row floor = round.get(FLOOR);
+                Row row = round.get(name);
+                throughput.add(row.perSecond() / floor.perSecond());
+                p99.add(row.p99() / floor.p99());
+                redis.add(row.redisCpu() / floor.redisCpu());
+                script.add(row.redisScript() / floor.redisScript());
+                app.add(row.appCpu() - floor.appCpu());
             }
-            lines.add(values);
-            out.append(roundLine(Integer.toString(i + 1), String.join(", ", round.keySet()), values));
+            out.append("| ").append(name).append(" | ").append(spread(throughput, "%.2f", "x")).append(" | ")
+                .append(spread(p99, "%.2f", "x")).append(" | ").append(spread(redis, "%.2f", "x")).append(" | ")
+                .append(spread(script, "%.2f", "x")).append(" | ").append(spread(app, "%.2f", "")).append(" |\n");
         }
-        List<Double> medians = IntStream.range(0, lines.get(0).size())
-            .mapToObj(column -> median(lines.stream().map(line -> line.get(column)).toList()))
-            .toList();
-        out.append(roundLine("median", "", medians));
         return out.toString();
     }
 
-    private static String roundLine(String round, String order, List<Double> values) {
-        return String.format(Locale.ROOT, "| %s | %s | %.2fx | %.2fx | %.2f | %.2fx | %.2fx | %.2f |%n", round, order,
-                values.get(0), values.get(1), values.get(2), values.get(3), values.get(4), values.get(5));
+    /** The target at 1 thread: coalescing on against off, in the same rounds. */
+    private static String oneThread(List<Map<String, Row>> rounds) {
+        List<Double> mean = new ArrayList<>();
+        List<Double> p50 = new ArrayList<>();
+        List<Double> p99 = new ArrayList<>();
+        for (Map<String, Row> round : rounds) {
+            Row on = round.get(ONE_THREAD_ROWS.get(0));
+            Row off = round.get(ONE_THREAD_ROWS.get(1));
+            mean.add(off.perSecond() / on.perSecond());
+            p50.add(on.p50() / off.p50());
+            p99.add(on.p99() / off.p99());
+        }
+        return "One thread, mostly allowed, " + rounds.size() + " rounds of alternating order: latency of "
+                + ONE_THREAD_ROWS.get(0) + " (coalescing on) over " + ONE_THREAD_ROWS.get(1)
+                + " (off) in the same round: median (lowest, highest)\n\n| mean | p50 | p99 |\n| --- | --- | --- |\n| "
+                + spread(mean, "%.3f", "x") + " | " + spread(p50, "%.3f", "x") + " | " + spread(p99, "%.3f", "x")
+                + " |\n";
+    }
+
+    /** Each starter row against the hand-written script of the same algorithm, mostly allowed. */
+    private static String sameAlgorithm(List<Row> rows) {
+        StringBuilder out = new StringBuilder("Each algorithm against a hand-written script of the same algorithm, "
+                + "mostly allowed: the starter's row over the script's\n\n"
+                + "| row | hand-written | threads | throughput | Redis CPU per decision "
+                + "| Redis script time per decision |\n| --- | --- | --- | --- | --- | --- |\n");
+        for (int threads : new int[] { 1, 64 }) {
+            for (List<String> pair : SAME_ALGORITHM) {
+                Row row = find(rows, pair.get(0), threads);
+                Row floor = find(rows, pair.get(1), threads);
+                if (row == null || floor == null) {
+                    continue;
+                }
+                out.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2fx | %.2fx | %.2fx |%n", row.name(),
+                        floor.name(), threads, row.perSecond() / floor.perSecond(), row.redisCpu() / floor.redisCpu(),
+                        row.redisScript() / floor.redisScript()));
+            }
+        }
+        return out.toString();
+    }
+
+    private static Row find(List<Row> rows, String name, int threads) {
+        return rows.stream()
+            .filter(row -> row.name().equals(name) && row.threads() == threads && row.workload().equals("allowed"))
+            .findFirst()
+            .orElse(null);
     }
 
     private static double median(List<Double> values) {
@@ -362,7 +436,8 @@ public final class BenchmarkMain {
             double meanMicros = stats.getMean();
             rows.add(new Row(name(result.getParams()), result.getParams().getParam("workload"), threads, threads * 1_000_000 / meanMicros,
                     stats.getPercentile(50), stats.getPercentile(99), secondary(result, CpuProfiler.APP),
-                    secondary(result, CpuProfiler.REDIS), secondary(result, CpuProfiler.EVALSHA)));
+                    secondary(result, CpuProfiler.REDIS), secondary(result, CpuProfiler.EVALSHA),
+                    secondary(result, CpuProfiler.EVALSHA_PER_OP)));
         }
         return rows;
     }
@@ -371,14 +446,15 @@ public final class BenchmarkMain {
         Map<String, Row> floors = floors(rows);
         StringBuilder out = new StringBuilder(
                 "| benchmark | workload | threads | decisions/s | p50 us | p99 us | throughput vs floor "
-                        + "| p99 vs floor | app CPU us | Redis CPU us | Redis us per EVALSHA |\n"
-                        + "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+                        + "| p99 vs floor | app CPU us | Redis CPU us | Redis us per EVALSHA "
+                        + "| Redis script us per decision |\n"
+                        + "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         sorted(rows).forEach(row -> {
             Row floor = floors.get(row.group());
             String ratios = (floor != null) ? String.format(Locale.ROOT, "%.2fx | %.2fx",
                     row.perSecond() / floor.perSecond(), row.p99() / floor.p99()) : " | ";
-            String evalsha = Double.isNaN(row.redisEvalsha()) ? ""
-                    : String.format(Locale.ROOT, "%.2f", row.redisEvalsha());
+            String evalsha = Double.isNaN(row.redisEvalsha()) ? " | "
+                    : String.format(Locale.ROOT, "%.2f | %.2f", row.redisEvalsha(), row.redisScript());
             out.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.1f | %.1f | %s | %.2f | %.2f | %s |%n",
                     row.name(), row.workload(), row.threads(), row.perSecond(), row.p50(), row.p99(), ratios,
                     row.appCpu(), row.redisCpu(), evalsha));
@@ -428,10 +504,11 @@ public final class BenchmarkMain {
 
     /**
      * A row of the table; CPU is per decision, in microseconds, of this JVM and of Redis; Redis's time
-     * per EVALSHA is in microseconds, NaN if the row ran none.
+     * per EVALSHA, and in EVALSHA per decision (less when several decisions share one), is in
+     * microseconds, NaN if the row ran none.
      */
     private record Row(String name, String workload, int threads, double perSecond, double p50, double p99,
-            double appCpu, double redisCpu, double redisEvalsha) {
+            double appCpu, double redisCpu, double redisEvalsha, double redisScript) {
 
         String group() {
             return this.workload + "/" + String.format(Locale.ROOT, "%03d", this.threads);

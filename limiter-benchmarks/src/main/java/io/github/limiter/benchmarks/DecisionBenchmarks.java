@@ -86,6 +86,10 @@ public class DecisionBenchmarks {
 
     private ConfigurableApplicationContext inMemory;
 
+    private ConfigurableApplicationContext uncoalesced;
+
+    private Limited limitedUncoalesced;
+
     private Limited limited;
 
     private Limited limitedWithoutLocalCache;
@@ -146,12 +150,18 @@ public class DecisionBenchmarks {
                 this.inMemory = app(InMemoryApp.class, redis, this.prefix + "memory:", "false");
                 this.limitedInMemory = this.inMemory.getBean(Limited.class);
             }
-            case "handWrittenFixedWindow", "rawLettuceEvalsha" -> {
+            case "handWrittenFixedWindow", "handWrittenSlidingLog", "handWrittenSlidingWindow",
+                    "handWrittenTokenBucket", "handWrittenGcra", "rawLettuceEvalsha" -> {
                 this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
                 this.connection = this.client.connect();
                 this.sha = this.connection.sync()
-                    .scriptLoad(benchmark.equals("handWrittenFixedWindow") ? handWrittenScript()
-                            : RedisRateLimiter.decisionScript());
+                    .scriptLoad(benchmark.equals("rawLettuceEvalsha") ? RedisRateLimiter.decisionScript()
+                            : handWrittenScript(benchmark));
+            }
+            case "annotatedFixedWindowUncoalesced" -> {
+                this.uncoalesced = app(BenchmarkApp.class, redis, this.prefix + "uncoalesced:", "true",
+                        "--limiter.redis.coalescing.enabled=false");
+                this.limitedUncoalesced = this.uncoalesced.getBean(Limited.class);
             }
             case "bucket4jLettuce" -> {
                 this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
@@ -199,7 +209,7 @@ public class DecisionBenchmarks {
             this.client.shutdown();
         }
         for (ConfigurableApplicationContext context : new ConfigurableApplicationContext[] { this.inMemory,
-                this.withoutLocalCache, this.withLocalCache }) {
+                this.withoutLocalCache, this.withLocalCache, this.uncoalesced }) {
             if (context != null) {
                 context.close();
             }
@@ -209,6 +219,7 @@ public class DecisionBenchmarks {
         this.inMemory = null;
         this.withoutLocalCache = null;
         this.withLocalCache = null;
+        this.uncoalesced = null;
     }
 
     /**
@@ -221,6 +232,35 @@ public class DecisionBenchmarks {
         List<Long> reply = this.connection.sync()
             .evalsha(this.sha, ScriptOutputType.MULTI, new String[] { this.prefix + "hand:" + key() }, "3600000");
         return reply.get(0) <= this.maxCount;
+    }
+
+    /** A sliding log written by hand ({@code hand_written_sliding_log.lua}), by EVALSHA. */
+    @Benchmark
+    public Object handWrittenSlidingLog() {
+        return handWritten("hand-log:");
+    }
+
+    /** A two-counter sliding window written by hand ({@code hand_written_sliding_window.lua}), by EVALSHA. */
+    @Benchmark
+    public Object handWrittenSlidingWindow() {
+        return handWritten("hand-window:");
+    }
+
+    /** A token bucket written by hand ({@code hand_written_token_bucket.lua}), by EVALSHA. */
+    @Benchmark
+    public Object handWrittenTokenBucket() {
+        return handWritten("hand-bucket:");
+    }
+
+    /** GCRA, the token bucket from one number per key, written by hand ({@code hand_written_gcra.lua}). */
+    @Benchmark
+    public Object handWrittenGcra() {
+        return handWritten("hand-gcra:");
+    }
+
+    private Object handWritten(String kind) {
+        return this.connection.sync()
+            .evalsha(this.sha, ScriptOutputType.MULTI, new String[] { this.prefix + kind + key() }, "3600000", this.max);
     }
 
     /** The starter's own decision script for a fixed window, by EVALSHA over a plain Lettuce connection. */
@@ -280,6 +320,18 @@ public class DecisionBenchmarks {
             }
             throw ex;
         }
+    }
+
+    /** The annotated fixed window with alert and ban tiers (never reached when mostly allowed). */
+    @Benchmark
+    public boolean annotatedFixedWindowTiers() {
+        return call(allowed() ? this.limited::tieredAllowed : this.limited::tieredRejected);
+    }
+
+    /** The annotated fixed window with coalescing off: every decision is a script call of its own. */
+    @Benchmark
+    public boolean annotatedFixedWindowUncoalesced() {
+        return call(allowed() ? this.limitedUncoalesced::fixedAllowed : this.limitedUncoalesced::fixedRejected);
     }
 
     @Benchmark
@@ -349,10 +401,12 @@ public class DecisionBenchmarks {
         return this.keys[ThreadLocalRandom.current().nextInt(this.keys.length)];
     }
 
-    private static String handWrittenScript() {
-        try (InputStream in = DecisionBenchmarks.class.getResourceAsStream("hand_written_fixed_window.lua")) {
+    /** The script of a hand-written row: handWrittenSlidingLog runs hand_written_sliding_log.lua. */
+    private static String handWrittenScript(String benchmark) {
+        String file = benchmark.replaceAll("([A-Z])", "_$1").toLowerCase(java.util.Locale.ROOT) + ".lua";
+        try (InputStream in = DecisionBenchmarks.class.getResourceAsStream(file)) {
             if (in == null) {
-                throw new IllegalStateException("hand_written_fixed_window.lua is not on the class path");
+                throw new IllegalStateException(file + " is not on the class path");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
@@ -362,12 +416,15 @@ public class DecisionBenchmarks {
     }
 
     private static ConfigurableApplicationContext app(Class<?> type, EmbeddedRedis redis, String prefix,
-            String localCache) {
+            String localCache, String... more) {
         SpringApplication application = new SpringApplication(type);
         application.setWebApplicationType(WebApplicationType.NONE);
-        return application.run("--spring.main.banner-mode=off", "--spring.data.redis.host=" + redis.host(),
-                "--spring.data.redis.port=" + redis.port(), "--limiter.key-prefix=" + prefix,
-                "--limiter.local-cache.enabled=" + localCache, "--logging.level.root=WARN");
+        List<String> args = new ArrayList<>(List.of("--spring.main.banner-mode=off",
+                "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
+                "--limiter.key-prefix=" + prefix, "--limiter.local-cache.enabled=" + localCache,
+                "--logging.level.root=WARN"));
+        args.addAll(List.of(more));
+        return application.run(args.toArray(String[]::new));
     }
 
     @Configuration(proxyBeanMethods = false)

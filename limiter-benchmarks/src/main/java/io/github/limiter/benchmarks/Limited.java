@@ -21,6 +21,15 @@ public class Limited {
     public void fixedAllowed(String key) {
     }
 
+    @RateLimit(name = "tiered-allowed", key = "#key", window = "1h", max = 100_000_000, alertAt = 90_000_000,
+            banFor = "1h")
+    public void tieredAllowed(String key) {
+    }
+
+    @RateLimit(name = "tiered-rejected", key = "#key", window = "1h", max = 2, alertAt = 1, banFor = "1h")
+    public void tieredRejected(String key) {
+    }
+
     @RateLimit(name = "log-allowed", key = "#key", window = "1h", max = 100_000_000, algorithm = Algorithm.SLIDING_LOG)
     public void logAllowed(String key) {
     }

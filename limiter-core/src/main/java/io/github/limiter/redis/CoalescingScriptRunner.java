@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -34,12 +36,15 @@ import org.springframework.dao.QueryTimeoutException;
  * fails alone.
  *
  * <p>Time: no call waits longer than the connection's command timeout from the moment it was made,
- * whether it waited for a run in flight or not. A call sent alone has Lettuce's own timeout; a
- * coalesced run is watched, and each of its calls fails with a {@link QueryTimeoutException} at
- * its own deadline if the run has not returned by then (like a command that timed out, it may
- * still be counted by Redis later).
+ * whether it waited for a run in flight or not. Each run in flight is watched: a call of it, or one
+ * waiting behind it, that reaches its deadline first fails with a {@link QueryTimeoutException}
+ * (like a command that timed out, a call already sent may still be counted by Redis later), and
+ * one still waiting is not sent. The watch is one timer task per run, cancelled when it returns.
  */
 final class CoalescingScriptRunner implements ScriptRunner {
+
+    // one daemon thread for every limiter's deadlines; a cancelled task leaves its queue at once
+    private static final ScheduledThreadPoolExecutor DEADLINES = deadlines();
 
     private final LettuceScriptRunner sender;
 
@@ -112,10 +117,12 @@ final class CoalescingScriptRunner implements ScriptRunner {
     // never throws: whatever fails, every call of the run gets an outcome and the group moves on
     private void send(Group group, List<Pending> run) {
         this.runs.increment();
+        Watch watch = new Watch(group, run);
         try {
             if (run.size() == 1) {
                 Pending only = run.get(0);
                 this.sender.run(only.call).whenComplete((reply, failure) -> {
+                    watch.stop();
                     // Redis gets the next run before this one's caller goes on
                     sendNext(group);
                     if (failure != null) {
@@ -128,9 +135,8 @@ final class CoalescingScriptRunner implements ScriptRunner {
             }
             else {
                 this.coalesced.add(run.size());
-                CompletableFuture<List<?>> sent = this.sender.send(DecisionScript.BATCH, keys(run), args(run));
-                watch(run, sent);
-                sent.whenComplete((reply, failure) -> {
+                this.sender.send(DecisionScript.BATCH, keys(run), args(run)).whenComplete((reply, failure) -> {
+                    watch.stop();
                     sendNext(group);
                     if (failure != null) {
                         Throwable cause = DecisionEngine.unwrap(failure);
@@ -141,10 +147,12 @@ final class CoalescingScriptRunner implements ScriptRunner {
                     }
                 });
             }
+            watch.at(run.get(0).deadline);
         }
         catch (Throwable ex) {
             // the command could not even be written (such as an error thrown while looking the
             // connection up): this run fails, and the next goes
+            watch.stop();
             run.forEach(pending -> pending.result.completeExceptionally(ex));
             sendNext(group);
         }
@@ -166,39 +174,91 @@ final class CoalescingScriptRunner implements ScriptRunner {
         send(group, run);
     }
 
-    /** Fails each call of a coalesced run at its own deadline, unless the run has returned. */
-    private void watch(List<Pending> run, CompletableFuture<?> sent) {
-        long earliest = Long.MAX_VALUE;
-        for (Pending pending : run) {
-            earliest = Math.min(earliest, pending.deadline);
-        }
-        schedule(run, sent, earliest);
+    private QueryTimeoutException timedOut() {
+        return new QueryTimeoutException(
+                "Redis did not decide within the command timeout (" + this.timeout.toMillis() + " ms)");
     }
 
-    private void schedule(List<Pending> run, CompletableFuture<?> sent, long at) {
-        long delay = Math.max(at - System.nanoTime(), 0);
-        CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(() -> {
-            if (sent.isDone()) {
-                return;
+    private static ScheduledThreadPoolExecutor deadlines() {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "limiter-decision-deadlines");
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
+
+    /**
+     * Watches a run in flight: at the earliest deadline of its calls and of those waiting behind it
+     * (the oldest first, since they wait in order), fails the calls past theirs, then looks again
+     * at the next deadline, until the run returns.
+     */
+    private final class Watch implements Runnable {
+
+        private final Group group;
+
+        private final List<Pending> run;
+
+        private boolean stopped;
+
+        private @Nullable ScheduledFuture<?> next;
+
+        Watch(Group group, List<Pending> run) {
+            this.group = group;
+            this.run = run;
+        }
+
+        synchronized void at(long deadline) {
+            if (!this.stopped) {
+                this.next = DEADLINES.schedule(this, Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
+            }
+        }
+
+        synchronized void stop() {
+            this.stopped = true;
+            if (this.next != null) {
+                this.next.cancel(false);
+            }
+        }
+
+        @Override
+        public void run() {
+            synchronized (this) {
+                if (this.stopped) {
+                    return;
+                }
             }
             long now = System.nanoTime();
             long next = Long.MAX_VALUE;
-            for (Pending pending : run) {
+            for (Pending pending : this.run) {
                 if (pending.result.isDone()) {
                     continue;
                 }
                 if (pending.deadline - now <= 0) {
-                    pending.result.completeExceptionally(new QueryTimeoutException(
-                            "Redis did not decide within the command timeout (" + this.timeout.toMillis() + " ms)"));
+                    pending.result.completeExceptionally(timedOut());
                 }
                 else {
                     next = Math.min(next, pending.deadline);
                 }
             }
-            if (next != Long.MAX_VALUE) {
-                schedule(run, sent, next);
+            List<Pending> expired = new ArrayList<>();
+            synchronized (this.group) {
+                Pending oldest = this.group.waiting.peek();
+                while (oldest != null && oldest.deadline - now <= 0) {
+                    expired.add(this.group.waiting.poll());
+                    oldest = this.group.waiting.peek();
+                }
+                if (oldest != null) {
+                    next = Math.min(next, oldest.deadline);
+                }
             }
-        });
+            expired.forEach(pending -> pending.result.completeExceptionally(timedOut()));
+            if (next != Long.MAX_VALUE) {
+                at(next);
+            }
+        }
+
     }
 
     private static byte[][] keys(List<Pending> run) {

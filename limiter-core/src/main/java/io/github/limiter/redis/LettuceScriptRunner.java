@@ -1,19 +1,24 @@
 package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -39,6 +44,28 @@ final class LettuceScriptRunner implements ScriptRunner {
 
     LettuceScriptRunner(StringRedisTemplate redis) {
         this.redis = redis;
+    }
+
+    /**
+     * The time after which Lettuce fails a command of the factory's connections: the client
+     * options' fixed command timeout when they have one (the starter's connection does), else the
+     * configuration's command timeout.
+     */
+    static Duration commandTimeout(LettuceConnectionFactory factory) {
+        LettuceClientConfiguration configuration = factory.getClientConfiguration();
+        Duration fallback = configuration.getCommandTimeout();
+        TimeoutOptions options = configuration.getClientOptions().map(ClientOptions::getTimeoutOptions).orElse(null);
+        if (options == null || !options.isTimeoutCommands()) {
+            return fallback;
+        }
+        try {
+            // a fixed timeout source ignores the command
+            long timeout = options.getSource().getTimeout(null);
+            return (timeout > 0) ? Duration.of(timeout, options.getSource().getTimeUnit().toChronoUnit()) : fallback;
+        }
+        catch (RuntimeException ex) {
+            return fallback;
+        }
     }
 
     /**

@@ -116,7 +116,7 @@ public final class RedisRateLimiter implements RateLimiter {
         if (sharesLettuceConnection(factory)) {
             this.lettuce = new LettuceScriptRunner(redis);
             this.nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(this.lettuce, maxBatch, cluster,
-                    ((LettuceConnectionFactory) factory).getClientConfiguration().getCommandTimeout()) : this.lettuce;
+                    LettuceScriptRunner.commandTimeout((LettuceConnectionFactory) factory)) : this.lettuce;
         }
         else {
             this.lettuce = null;
