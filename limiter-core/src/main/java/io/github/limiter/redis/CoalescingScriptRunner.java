@@ -8,13 +8,14 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.cluster.SlotHash;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timeout;
+import io.netty.util.TimerTask;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.QueryTimeoutException;
@@ -39,12 +40,12 @@ import org.springframework.dao.QueryTimeoutException;
  * whether it waited for a run in flight or not. Each run in flight is watched: a call of it, or one
  * waiting behind it, that reaches its deadline first fails with a {@link QueryTimeoutException}
  * (like a command that timed out, a call already sent may still be counted by Redis later), and
- * one still waiting is not sent. The watch is one timer task per run, cancelled when it returns.
+ * one still waiting is not sent. The watch is one timer task per run, cancelled when it returns,
+ * on a hashed wheel timer (as Lettuce's own command timeouts): neither scheduling nor cancelling
+ * takes a lock, so an event-loop thread that sends or completes a run never blocks.
  */
 final class CoalescingScriptRunner implements ScriptRunner {
 
-    // one daemon thread for every limiter's deadlines; a cancelled task leaves its queue at once
-    private static final ScheduledThreadPoolExecutor DEADLINES = deadlines();
 
     private final LettuceScriptRunner sender;
 
@@ -80,6 +81,8 @@ final class CoalescingScriptRunner implements ScriptRunner {
         this.bySlot = bySlot;
         this.timeout = timeout;
         this.timeoutNanos = timeout.toNanos();
+        // started here, on the thread that builds the limiter: starting waits for the timer's thread
+        Deadlines.WHEEL.start();
     }
 
     @Override
@@ -122,28 +125,36 @@ final class CoalescingScriptRunner implements ScriptRunner {
             if (run.size() == 1) {
                 Pending only = run.get(0);
                 this.sender.run(only.call).whenComplete((reply, failure) -> {
-                    watch.stop();
-                    // Redis gets the next run before this one's caller goes on
-                    sendNext(group);
-                    if (failure != null) {
-                        only.result.completeExceptionally(DecisionEngine.unwrap(failure));
+                    try {
+                        watch.stop();
+                        // Redis gets the next run before this one's caller goes on
+                        sendNext(group);
                     }
-                    else {
-                        only.result.complete(reply);
+                    finally {
+                        if (failure != null) {
+                            only.result.completeExceptionally(DecisionEngine.unwrap(failure));
+                        }
+                        else {
+                            only.result.complete(reply);
+                        }
                     }
                 });
             }
             else {
                 this.coalesced.add(run.size());
                 this.sender.send(DecisionScript.BATCH, keys(run), args(run)).whenComplete((reply, failure) -> {
-                    watch.stop();
-                    sendNext(group);
-                    if (failure != null) {
-                        Throwable cause = DecisionEngine.unwrap(failure);
-                        run.forEach(pending -> pending.result.completeExceptionally(cause));
+                    try {
+                        watch.stop();
+                        sendNext(group);
                     }
-                    else {
-                        distribute(run, reply);
+                    finally {
+                        if (failure != null) {
+                            Throwable cause = DecisionEngine.unwrap(failure);
+                            run.forEach(pending -> pending.result.completeExceptionally(cause));
+                        }
+                        else {
+                            distribute(run, reply);
+                        }
                     }
                 });
             }
@@ -179,14 +190,15 @@ final class CoalescingScriptRunner implements ScriptRunner {
                 "Redis did not decide within the command timeout (" + this.timeout.toMillis() + " ms)");
     }
 
-    private static ScheduledThreadPoolExecutor deadlines() {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
+    /** One timer, with one daemon thread, for every limiter's deadlines; 10 ms ticks. */
+    private static final class Deadlines {
+
+        static final HashedWheelTimer WHEEL = new HashedWheelTimer(task -> {
             Thread thread = new Thread(task, "limiter-decision-deadlines");
             thread.setDaemon(true);
             return thread;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        return executor;
+        }, 10, TimeUnit.MILLISECONDS);
+
     }
 
     /**
@@ -194,7 +206,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
      * (the oldest first, since they wait in order), fails the calls past theirs, then looks again
      * at the next deadline, until the run returns.
      */
-    private final class Watch implements Runnable {
+    private final class Watch implements TimerTask {
 
         private final Group group;
 
@@ -202,7 +214,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
 
         private boolean stopped;
 
-        private @Nullable ScheduledFuture<?> next;
+        private @Nullable Timeout next;
 
         Watch(Group group, List<Pending> run) {
             this.group = group;
@@ -211,19 +223,20 @@ final class CoalescingScriptRunner implements ScriptRunner {
 
         synchronized void at(long deadline) {
             if (!this.stopped) {
-                this.next = DEADLINES.schedule(this, Math.max(deadline - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
+                this.next = Deadlines.WHEEL.newTimeout(this, Math.max(deadline - System.nanoTime(), 0),
+                        TimeUnit.NANOSECONDS);
             }
         }
 
         synchronized void stop() {
             this.stopped = true;
             if (this.next != null) {
-                this.next.cancel(false);
+                this.next.cancel();
             }
         }
 
         @Override
-        public void run() {
+        public void run(Timeout timeout) {
             synchronized (this) {
                 if (this.stopped) {
                     return;
