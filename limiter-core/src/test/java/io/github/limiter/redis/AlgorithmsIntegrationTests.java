@@ -195,8 +195,18 @@ class AlgorithmsIntegrationTests {
             decisions.add(this.limiter.tryAcquire("large", key, limit));
             decisions.add(this.limiter.tryAcquire("large", key, limit));
         });
-        assertThat(decisions).extracting(Decision::remaining).containsExactly(max - 1, max - 2);
-        assertThat(decisions).extracting(Decision::count).containsExactly(1L, 2L);
+        assertThat(decisions.get(0).remaining()).isEqualTo(max - 1);
+        assertThat(decisions.get(0).count()).isEqualTo(1L);
+        if (algorithm == Algorithm.TOKEN_BUCKET) {
+            // this bucket refills a token every 2.5 ms: on a busy machine the second call may find
+            // the first one's token back, never more (a precision loss would be far off either way)
+            assertThat(decisions.get(1).remaining()).isBetween(max - 2, max - 1);
+            assertThat(decisions.get(1).count()).isBetween(1L, 2L);
+        }
+        else {
+            assertThat(decisions.get(1).remaining()).isEqualTo(max - 2);
+            assertThat(decisions.get(1).count()).isEqualTo(2L);
+        }
     }
 
     /**
