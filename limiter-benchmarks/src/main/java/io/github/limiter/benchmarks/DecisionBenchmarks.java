@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -403,7 +404,7 @@ public class DecisionBenchmarks {
 
     /** The script of a hand-written row: handWrittenSlidingLog runs hand_written_sliding_log.lua. */
     private static String handWrittenScript(String benchmark) {
-        String file = benchmark.replaceAll("([A-Z])", "_$1").toLowerCase(java.util.Locale.ROOT) + ".lua";
+        String file = benchmark.replaceAll("([A-Z])", "_$1").toLowerCase(Locale.ROOT) + ".lua";
         try (InputStream in = DecisionBenchmarks.class.getResourceAsStream(file)) {
             if (in == null) {
                 throw new IllegalStateException(file + " is not on the class path");

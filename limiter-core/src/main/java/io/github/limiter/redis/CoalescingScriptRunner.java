@@ -19,6 +19,7 @@ import io.netty.util.TimerTask;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Gathers decisions that wait for the same connection into one script run (group commit). While
@@ -122,42 +123,27 @@ final class CoalescingScriptRunner implements ScriptRunner {
         this.runs.increment();
         Watch watch = new Watch(group, run);
         try {
-            if (run.size() == 1) {
-                Pending only = run.get(0);
-                this.sender.run(only.call).whenComplete((reply, failure) -> {
-                    try {
-                        watch.stop();
-                        // Redis gets the next run before this one's caller goes on
-                        sendNext(group);
-                    }
-                    finally {
-                        if (failure != null) {
-                            only.result.completeExceptionally(DecisionEngine.unwrap(failure));
-                        }
-                        else {
-                            only.result.complete(reply);
-                        }
-                    }
-                });
-            }
-            else {
+            // a run of one is the call's own script (the fast path or the general one), as uncoalesced
+            RedisScript<List<Long>> script = (run.size() == 1) ? run.get(0).call.script() : DecisionScript.BATCH;
+            if (run.size() > 1) {
                 this.coalesced.add(run.size());
-                this.sender.send(DecisionScript.BATCH, keys(run), args(run)).whenComplete((reply, failure) -> {
-                    try {
-                        watch.stop();
-                        sendNext(group);
-                    }
-                    finally {
-                        if (failure != null) {
-                            Throwable cause = DecisionEngine.unwrap(failure);
-                            run.forEach(pending -> pending.result.completeExceptionally(cause));
-                        }
-                        else {
-                            distribute(run, reply);
-                        }
-                    }
-                });
             }
+            this.sender.send(script, keys(run), args(run)).whenComplete((reply, failure) -> {
+                try {
+                    watch.stop();
+                    // Redis gets the next run before this one's callers go on
+                    sendNext(group);
+                }
+                finally {
+                    if (failure != null) {
+                        Throwable cause = DecisionEngine.unwrap(failure);
+                        run.forEach(pending -> pending.result.completeExceptionally(cause));
+                    }
+                    else {
+                        distribute(run, reply);
+                    }
+                }
+            });
             watch.at(run.get(0).deadline);
         }
         catch (Throwable ex) {
@@ -312,7 +298,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
         }
         if (reply == null || reply.size() != expected) {
             IllegalStateException unexpected = new IllegalStateException(
-                    "Unexpected reply from the limiter's coalesced script: " + reply);
+                    "Unexpected reply from the limiter script: " + reply);
             run.forEach(pending -> pending.result.completeExceptionally(unexpected));
             return;
         }
