@@ -2,77 +2,112 @@
 # Walks the anti-crawler story against a running sample app, with curl only:
 #   ./mvnw -pl limiter-sample-app -am spring-boot:run     (in another terminal)
 #   limiter-sample-app/demo.sh                            (BASE=http://host:port to point elsewhere)
+# With BASE2 set too, the story alternates between two instances on one Redis, as a load balancer
+# without sticky sessions would send it (demo-two-instances.sh starts them).
 # Exits non-zero at the first step that does not behave as described.
 set -u
-BASE="${BASE:-http://localhost:8080}"
+A="${BASE:-http://localhost:8080}"
+B="${BASE2:-$A}"
 failures=0
 
 step() { printf '\n== %s\n' "$*"; }
 check() { # check <what> <expected> <actual>
-  if [ "$2" = "$3" ]; then printf '   ok    %-52s %s\n' "$1" "$3"
-  else printf '   FAIL  %-52s expected %s, got %s\n' "$1" "$2" "$3"; failures=$((failures + 1)); fi
+  if [ "$2" = "$3" ]; then printf '   ok    %-60s %s\n' "$1" "$3"
+  else printf '   FAIL  %-60s expected %s, got %s\n' "$1" "$2" "$3"; failures=$((failures + 1)); fi
 }
-login() { # login <user> -> prints the whole response body
+on() { [ "$1" = "$A" ] && echo A || echo B; } # which instance a base is
+login() { # login <base> <user> -> prints the whole response body
   curl -s -X POST -H 'Content-Type: application/json' \
-    -d "{\"username\":\"$1\",\"password\":\"password\"}" "$BASE/api/login"
+    -d "{\"username\":\"$2\",\"password\":\"password\"}" "$1/api/login"
 }
 token_of() { sed -n 's/.*"token":"\([^"]*\)".*/\1/p'; }
 login_status() { curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
-  -d "{\"username\":\"$1\",\"password\":\"password\"}" "$BASE/api/login"; }
-read_answer() { # read_answer <token> <question> -> HTTP status
-  curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $1" "$BASE/questions/$2/answer"
+  -d "{\"username\":\"$2\",\"password\":\"password\"}" "$1/api/login"; }
+status() { # status <method> <base><path> [token] -> HTTP status
+  curl -s -o /dev/null -w '%{http_code}' -X "$1" ${3:+-H "Authorization: Bearer $3"} "$2"
 }
-alerts_for() { # alerts_for <user> -> how many alerts the admin sees for the user
-  curl -s -H "Authorization: Bearer $ADMIN" "$BASE/admin/alerts" | grep -o "\"username\":\"$1\"" | wc -l | tr -d ' '
+read_answer() { status GET "$1/questions/$3/answer" "$2"; } # read_answer <base> <token> <question>
+alerts_for() { # alerts_for <base> <user> -> how many alerts the admin sees for the user
+  curl -s -H "Authorization: Bearer $ADMIN" "$1/admin/alerts" | grep -o "\"username\":\"$2\"" | wc -l | tr -d ' '
+}
+bans_for() { # bans_for <base> <user> -> how many active bans the admin sees for the user
+  curl -s -H "Authorization: Bearer $ADMIN" "$1/admin/bans" | grep -o "\"username\":\"$2\"" | wc -l | tr -d ' '
+}
+eventually() { # eventually <expected> <command...>: the limiter records alerts and bans a moment after the call
+  local value
+  for _ in $(seq 1 50); do value=$("${@:2}"); [ "$value" = "$1" ] && break; sleep 0.1; done
+  echo "$value"
 }
 
-step "admin logs in and lifts any ban left on alice by an earlier run"
-ADMIN=$(login admin | token_of)
+if [ "$A" = "$B" ]; then printf 'One instance, %s: A and B below are both this one\n' "$A"
+else printf 'Two instances: A = %s, B = %s\n' "$A" "$B"; fi
+
+step "admin logs in on $(on "$A") and lifts any ban left on alice by an earlier run"
+ADMIN=$(login "$A" admin | token_of)
 check "admin token issued" yes "$([ -n "$ADMIN" ] && echo yes || echo no)"
-curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$BASE/admin/bans/alice"
-alerts_before=$(alerts_for alice)
+curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/admin/bans/alice"
+alerts_before=$(alerts_for "$A" alice)
 
-step "alice logs in and reads 10 answers"
-ALICE=$(login alice | token_of)
+step "alice logs in (on A and on B) and reads 10 answers, alternating"
+ALICE_A=$(login "$A" alice | token_of)
+ALICE_B=$(login "$B" alice | token_of)
 statuses=""
-for i in $(seq 1 10); do statuses="$statuses$(read_answer "$ALICE" $((1 + i % 3))) "; done
+for i in $(seq 1 10); do
+  if [ $((i % 2)) -eq 1 ]; then statuses="$statuses$(read_answer "$A" "$ALICE_B" $((1 + i % 3))) "
+  else statuses="$statuses$(read_answer "$B" "$ALICE_A" $((1 + i % 3))) "; fi
+done
 echo "   statuses: $statuses"
 check "reads 1-10 all answered" "$(printf '200 %.0s' $(seq 1 10))" "$statuses"
-check "no alert yet" "$alerts_before" "$(alerts_for alice)"
+check "no alert yet" "$alerts_before" "$(alerts_for "$B" alice)"
 
-step "read 11 raises exactly one alert"
-check "read 11 answered" 200 "$(read_answer "$ALICE" 1)"
-check "one new alert for alice" "$((alerts_before + 1))" "$(alerts_for alice)"
+step "read 11 raises exactly one alert, seen on every instance"
+check "read 11 answered by $(on "$B")" 200 "$(read_answer "$B" "$ALICE_A" 1)"
+check "one new alert for alice, seen on A" "$((alerts_before + 1))" "$(eventually $((alerts_before + 1)) alerts_for "$A" alice)"
+check "one new alert for alice, seen on B" "$((alerts_before + 1))" "$(eventually $((alerts_before + 1)) alerts_for "$B" alice)"
 
 step "reads 12-20 succeed with no new alert"
 statuses=""
-for i in $(seq 12 20); do statuses="$statuses$(read_answer "$ALICE" $((1 + i % 3))) "; done
+for i in $(seq 12 20); do
+  if [ $((i % 2)) -eq 1 ]; then statuses="$statuses$(read_answer "$A" "$ALICE_A" $((1 + i % 3))) "
+  else statuses="$statuses$(read_answer "$B" "$ALICE_B" $((1 + i % 3))) "; fi
+done
 echo "   statuses: $statuses"
 check "reads 12-20 all answered" "$(printf '200 %.0s' $(seq 12 20))" "$statuses"
-check "still one new alert" "$((alerts_before + 1))" "$(alerts_for alice)"
+check "still one new alert" "$((alerts_before + 1))" "$(alerts_for "$A" alice)"
 
 step "read 21 is refused and bans alice"
-echo "   $(curl -s -i -H "Authorization: Bearer $ALICE" "$BASE/questions/2/answer" | tr -d '\r' | grep -E '^HTTP|^Retry-After|^\{' | tr '\n' ' ')"
-bans=$(curl -s -H "Authorization: Bearer $ADMIN" "$BASE/admin/bans")
-echo "   GET /admin/bans: $bans"
-check "alice listed as banned" yes "$(echo "$bans" | grep -q '"username":"alice"' && echo yes || echo no)"
+echo "   $(curl -s -i -H "Authorization: Bearer $ALICE_A" "$A/questions/2/answer" | tr -d '\r' | grep -E '^HTTP|^Retry-After|^\{' | tr '\n' ' ')"
+check "alice listed as banned once, on A" 1 "$(eventually 1 bans_for "$A" alice)"
+check "alice listed as banned once, on B" 1 "$(eventually 1 bans_for "$B" alice)"
+echo "   GET /admin/bans: $(curl -s -H "Authorization: Bearer $ADMIN" "$B/admin/bans")"
 
-step "alice is kicked out: her token gets 401, her login 403"
-check "alice's token" 401 "$(read_answer "$ALICE" 1)"
-echo "   login: $(login alice)"
-check "alice's login" 403 "$(login_status alice)"
+step "alice is kicked out of every instance: her tokens get 401, her login 403"
+check "alice's token from A, on A" 401 "$(read_answer "$A" "$ALICE_A" 1)"
+check "alice's token from B, on A" 401 "$(read_answer "$A" "$ALICE_B" 1)"
+check "alice's token from A, on B" 401 "$(read_answer "$B" "$ALICE_A" 1)"
+check "alice's token from B, on B" 401 "$(read_answer "$B" "$ALICE_B" 1)"
+echo "   login: $(login "$B" alice)"
+check "alice's login on A" 403 "$(login_status "$A" alice)"
+check "alice's login on B" 403 "$(login_status "$B" alice)"
 
-step "bob still reads"
-BOB=$(login bob | token_of)
-check "bob reads an answer" 200 "$(read_answer "$BOB" 3)"
+step "bob still reads; only the admin may lift bans or use the actuator"
+BOB=$(login "$B" bob | token_of)
+check "bob reads an answer" 200 "$(read_answer "$A" "$BOB" 3)"
+check "POST /actuator/ratelimits/answers/alice, no token" 401 "$(status POST "$A/actuator/ratelimits/answers/alice")"
+check "POST /actuator/ratelimits/answers/alice, bob's token" 403 "$(status POST "$A/actuator/ratelimits/answers/alice" "$BOB")"
+check "DELETE /admin/bans/alice, bob's token" 403 "$(status DELETE "$B/admin/bans/alice" "$BOB")"
+check "GET /actuator/health, no token" 200 "$(status GET "$B/actuator/health")"
 
-step "the admin lifts the ban"
-check "DELETE /admin/bans/alice" 204 "$(curl -s -o /dev/null -w '%{http_code}' -X DELETE -H "Authorization: Bearer $ADMIN" "$BASE/admin/bans/alice")"
+step "the admin lifts the ban on $(on "$A"); it is gone on every instance"
+check "DELETE /admin/bans/alice on $(on "$A")" 204 "$(status DELETE "$A/admin/bans/alice" "$ADMIN")"
+check "no ban for alice on A" 0 "$(bans_for "$A" alice)"
+check "no ban for alice on B" 0 "$(bans_for "$B" alice)"
 
 step "alice logs in and reads again"
-ALICE=$(login alice | token_of)
-check "alice's new token issued" yes "$([ -n "$ALICE" ] && echo yes || echo no)"
-check "alice reads an answer" 200 "$(read_answer "$ALICE" 1)"
+ALICE=$(login "$B" alice | token_of)
+check "alice's new token issued by $(on "$B")" yes "$([ -n "$ALICE" ] && echo yes || echo no)"
+check "alice reads an answer on $(on "$A")" 200 "$(read_answer "$A" "$ALICE" 1)"
+check "still one new alert in total" "$((alerts_before + 1))" "$(alerts_for "$B" alice)"
 
 echo
 if [ "$failures" -eq 0 ]; then echo "The story played out as described."; else echo "$failures step(s) failed."; exit 1; fi

@@ -36,7 +36,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * find it full, or that cannot be written while Redis is down, are dropped with one WARN line per
  * streak, since the alert and ban themselves are already in force.
  *
- * <p>Internal API; it may change in any release.
+ * <p>Admin views read it to show the same alerts and bans on every instance: the Spring Boot starter
+ * provides one as a bean, and {@link #recent} lists a limit's events (the sample app's admin API
+ * and console are built on it).
+ *
+ * @since 0.1.0
  */
 public final class RecentEvents implements RateLimitListener {
 

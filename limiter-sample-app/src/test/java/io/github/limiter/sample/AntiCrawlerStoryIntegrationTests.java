@@ -1,6 +1,7 @@
 package io.github.limiter.sample;
 
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.UUID;
 
 import io.github.limiter.test.EmbeddedRedis;
@@ -42,6 +43,7 @@ class AntiCrawlerStoryIntegrationTests {
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
         RedisServerExtension.registerProperties(registry, PREFIX);
+        registry.add("sample.sessions.namespace", () -> PREFIX + "sessions");
     }
 
     @BeforeEach
@@ -60,6 +62,7 @@ class AntiCrawlerStoryIntegrationTests {
         assertThat(this.client.alertsFor(admin, "alice")).as("no alert after 10 reads").isZero();
 
         assertThat(this.client.read(alice, 1)).isEqualTo(200);
+        SampleClient.eventually(() -> this.client.alertsFor(admin, "alice"), (alerts) -> alerts > 0, "read 11's alert");
         assertThat(this.client.alertsFor(admin, "alice")).as("read 11 alerts").isEqualTo(1);
 
         for (int read = 12; read <= 20; read++) {
@@ -71,10 +74,11 @@ class AntiCrawlerStoryIntegrationTests {
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("900");
         assertThat(refused.body()).contains("\"banned\":true");
-        assertThat(this.client.get("/admin/bans", admin).body()).contains("\"username\":\"alice\"");
+        SampleClient.eventually(() -> this.client.bans(admin), (bans) -> bans.contains("\"username\":\"alice\""),
+                "alice's ban in the admin API");
         assertThat(this.redis.getExpire(PREFIX + "{answers:alice}:ban")).isBetween(890L, 900L);
 
-        assertThat(this.client.read(alice, 1)).as("alice's token is revoked").isEqualTo(401);
+        assertThat(this.client.read(alice, 1)).as("alice's session is ended").isEqualTo(401);
         HttpResponse<String> login = this.client.login("alice");
         assertThat(login.statusCode()).isEqualTo(403);
         assertThat(login.body()).contains("alice is banned for reading too fast, until ");
@@ -91,11 +95,40 @@ class AntiCrawlerStoryIntegrationTests {
     }
 
     @Test
-    void refusesMissingAndInvalidTokensAndNonAdmins() {
-        assertThat(this.client.read(null, 1)).isEqualTo(401);
+    void refusesMissingAndInvalidTokensAndNonAdminsWithProblemDetails() {
+        HttpResponse<String> anonymous = this.client.get("/questions/1/answer", null);
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.headers().firstValue("Content-Type")).hasValueSatisfying(
+                (type) -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(anonymous.body()).contains("\"status\":401", "Authorization: Bearer <token>");
         assertThat(this.client.read("not-a-token", 1)).isEqualTo(401);
-        assertThat(this.client.get("/admin/alerts", this.client.token("bob")).statusCode()).isEqualTo(403);
-        assertThat(this.client.login("mallory").statusCode()).isEqualTo(401);
+        HttpResponse<String> reader = this.client.get("/admin/alerts", this.client.token("bob"));
+        assertThat(reader.statusCode()).isEqualTo(403);
+        assertThat(reader.body()).contains("\"status\":403", "Administrators only");
+        HttpResponse<String> wrongPassword = this.client.login("mallory");
+        assertThat(wrongPassword.statusCode()).isEqualTo(401);
+        assertThat(wrongPassword.body()).contains("Wrong user name or password");
+    }
+
+    @Test
+    void onlyTheAdminReadsOrWritesActuatorEndpointsButHealth() {
+        String bob = this.client.token("bob");
+        String admin = this.client.token("admin");
+        assertThat(this.client.get("/actuator/health", null).statusCode()).isEqualTo(200);
+        for (String path : List.of("/actuator", "/actuator/ratelimits", "/actuator/ratelimits/answers/alice",
+                "/actuator/prometheus")) {
+            assertThat(this.client.get(path, null).statusCode()).as("GET %s anonymously", path).isEqualTo(401);
+            assertThat(this.client.get(path, bob).statusCode()).as("GET %s as a reader", path).isEqualTo(403);
+            assertThat(this.client.get(path, admin).statusCode()).as("GET %s as the admin", path).isEqualTo(200);
+        }
+        // the crawler of the report lifted its own ban and reset its own count this way
+        assertThat(this.client.post("/actuator/ratelimits/answers/bob", null).statusCode()).isEqualTo(401);
+        assertThat(this.client.post("/actuator/ratelimits/answers/bob", bob).statusCode()).isEqualTo(403);
+        assertThat(this.client.delete("/actuator/ratelimits/answers/bob", null).statusCode()).isEqualTo(401);
+        assertThat(this.client.delete("/actuator/ratelimits/answers/bob", bob).statusCode()).isEqualTo(403);
+        assertThat(this.client.delete("/admin/bans/bob", bob).statusCode()).isEqualTo(403);
+        assertThat(this.client.post("/actuator/ratelimits/answers/bob", admin).body()).contains("\"wasBanned\":false");
+        assertThat(this.client.delete("/actuator/ratelimits/answers/bob", admin).statusCode()).isEqualTo(200);
     }
 
     @Test

@@ -14,8 +14,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's observability curls: the Prometheus scrape and the ratelimits endpoint of the
- * sample app.
+ * The README's observability curls, with the admin's token: the Prometheus scrape and the
+ * ratelimits endpoint of the sample app.
  */
 @WithRedis
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -29,6 +29,7 @@ class ObservabilityIntegrationTests {
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
         RedisServerExtension.registerProperties(registry, PREFIX);
+        registry.add("sample.sessions.namespace", () -> PREFIX + "sessions");
     }
 
     @Test
@@ -39,11 +40,12 @@ class ObservabilityIntegrationTests {
         assertThat(answer.headers().firstValue("RateLimit-Policy")).hasValue("\"answers\";q=20;w=60");
         assertThat(answer.headers().firstValue("X-RateLimit-Remaining")).hasValue("19");
 
-        assertThat(client.get("/actuator/prometheus", null).body())
+        String admin = client.token("admin");
+        assertThat(client.get("/actuator/prometheus", admin).body())
             .contains("limiter_decisions_total{limit=\"answers\",mode=\"enforce\",outcome=\"allowed\"}");
-        assertThat(client.get("/actuator/ratelimits", null).body()).contains("\"limitId\":\"answers\"",
+        assertThat(client.get("/actuator/ratelimits", admin).body()).contains("\"limitId\":\"answers\"",
                 "\"algorithm\":\"SLIDING_LOG\"", "\"alertAt\":10");
-        assertThat(client.get("/actuator/ratelimits/answers/bob", null).body()).contains("\"count\":1",
+        assertThat(client.get("/actuator/ratelimits/answers/bob", admin).body()).contains("\"count\":1",
                 "\"banned\":false");
     }
 

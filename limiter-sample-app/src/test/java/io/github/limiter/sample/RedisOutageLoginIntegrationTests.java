@@ -13,45 +13,38 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * While Redis is down, the login does what the answers policy does on failure: logs the user in
- * with {@code allow}, answers 503 with {@code deny}; never a 500.
+ * While Redis, which holds the sessions and the bans, is down, the app starts all the same and
+ * answers 503 with {@code Retry-After} to whatever needs a session: never a 500, never a login it
+ * cannot keep. {@code TwoInstancesIntegrationTests} has such an instance serve the whole story once
+ * Redis is up.
  */
 class RedisOutageLoginIntegrationTests {
 
     @Test
-    void logsInWhileRedisIsDownWhenTheLimitAllowsCallsOnFailure() {
-        try (ConfigurableApplicationContext app = startWithRedisDown()) {
-            SampleClient client = client(app);
-            assertThat(client.login("alice").statusCode()).isEqualTo(200);
-            assertThat(client.read(client.token("alice"), 1)).as("reads stay open too").isEqualTo(200);
-        }
-    }
-
-    @Test
-    void refusesTheLoginWith503WhileRedisIsDownWhenTheLimitDeniesCallsOnFailure() {
-        try (ConfigurableApplicationContext app = startWithRedisDown("--limiter.policies.answers.on-failure=deny")) {
-            HttpResponse<String> login = client(app).login("alice");
-            assertThat(login.statusCode()).isEqualTo(503);
-            assertThat(login.headers().firstValue("Retry-After")).hasValue("1");
-            assertThat(login.body()).contains("\"type\":\"https://limiter.github.io/problems/limiter-unavailable\"");
-        }
-    }
-
-    /** An instance whose Redis was stopped before it started. */
-    private static ConfigurableApplicationContext startWithRedisDown(String... extra) {
+    void answers503ToLoginsAndTokensWhileRedisIsDown() {
         EmbeddedRedis stopped = EmbeddedRedis.start();
         stopped.close();
-        String[] properties = { "--server.port=0", "--spring.main.banner-mode=off",
-                "--spring.data.redis.host=" + stopped.host(), "--spring.data.redis.port=" + stopped.port(),
-                "--limiter.key-prefix=down-" + UUID.randomUUID() + ":" };
-        String[] all = new String[properties.length + extra.length];
-        System.arraycopy(properties, 0, all, 0, properties.length);
-        System.arraycopy(extra, 0, all, properties.length, extra.length);
-        return SpringApplication.run(SampleApplication.class, all);
-    }
+        try (ConfigurableApplicationContext app = SpringApplication.run(SampleApplication.class, "--server.port=0",
+                "--spring.main.banner-mode=off", "--spring.data.redis.host=" + stopped.host(),
+                "--spring.data.redis.port=" + stopped.port(), "--limiter.key-prefix=down-" + UUID.randomUUID() + ":")) {
+            SampleClient client = new SampleClient(((WebServerApplicationContext) app).getWebServer().getPort());
 
-    private static SampleClient client(ConfigurableApplicationContext app) {
-        return new SampleClient(((WebServerApplicationContext) app).getWebServer().getPort());
+            HttpResponse<String> login = client.login("alice");
+            assertThat(login.statusCode()).isEqualTo(503);
+            assertThat(login.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(login.body()).contains("\"status\":503", "cannot be reached");
+
+            HttpResponse<String> read = client.get("/questions/1/answer", UUID.randomUUID().toString());
+            assertThat(read.statusCode()).as(read.body()).isEqualTo(503);
+            assertThat(read.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(read.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    (type) -> assertThat(type).startsWith("application/problem+json"));
+
+            assertThat(client.get("/questions/1/answer", null).statusCode()).as("no token, no session to look up")
+                .isEqualTo(401);
+            assertThat(client.login("mallory").statusCode()).as("wrong credentials need no Redis").isEqualTo(401);
+            assertThat(client.get("/actuator/health", null).statusCode()).isEqualTo(503);
+        }
     }
 
 }

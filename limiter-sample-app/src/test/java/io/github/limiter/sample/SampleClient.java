@@ -1,7 +1,11 @@
 package io.github.limiter.sample;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -43,6 +47,10 @@ public final class SampleClient {
         return this.http.send("DELETE", path, authorization(token), null);
     }
 
+    public HttpResponse<String> post(String path, String token) {
+        return this.http.send("POST", path, authorization(token), null);
+    }
+
     public int read(String token, long questionId) {
         return get("/questions/" + questionId + "/answer", token).statusCode();
     }
@@ -50,6 +58,28 @@ public final class SampleClient {
     public int alertsFor(String adminToken, String username) {
         String body = get("/admin/alerts", adminToken).body();
         return body.split(Pattern.quote("\"username\":\"" + username + "\""), -1).length - 1;
+    }
+
+    /** The active bans the admin API lists, as its JSON body. */
+    public String bans(String adminToken) {
+        return get("/admin/bans", adminToken).body();
+    }
+
+    /**
+     * Reads until the value satisfies {@code until}, for 10 seconds at most: the limiter records
+     * alerts and bans for the admin views a moment after the call that raised them.
+     */
+    public static <T> T eventually(Supplier<T> read, Predicate<T> until, String what) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        T value = read.get();
+        while (!until.test(value)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("Gave up after 10 s waiting for " + what + "; last seen: " + value);
+            }
+            LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+            value = read.get();
+        }
+        return value;
     }
 
     private static Map<String, String> authorization(@Nullable String token) {

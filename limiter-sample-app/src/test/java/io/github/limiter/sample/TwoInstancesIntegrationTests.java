@@ -1,13 +1,11 @@
 package io.github.limiter.sample;
 
-import java.util.ArrayList;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 
-import io.github.limiter.sample.admin.AlertLog;
-import io.github.limiter.sample.admin.BanRegistry;
+import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.test.EmbeddedRedis;
-import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;
@@ -17,39 +15,92 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two instances of the app share one Redis: the tiers fire once in total, not once per instance.
+ * The story on two instances of the app on one Redis, behind no sticky sessions: every step
+ * alternates between them. Instance B started while Redis was down. One alert and one ban in
+ * total, a token from either instance good on both, alice kicked off both at once, the ban seen and
+ * lifted from either.
  */
-@WithRedis
 class TwoInstancesIntegrationTests {
 
     @Test
-    void thirtyInterleavedReadsByOneUserRaiseOneAlertAndOneBanInTotal(EmbeddedRedis redis) {
+    void theStoryHoldsAcrossTwoInstancesOneOfWhichStartedWhileRedisWasDown() {
+        EmbeddedRedis notYet = EmbeddedRedis.start();
+        notYet.close();
+        String prefix = "two-" + UUID.randomUUID() + ":";
         String[] properties = { "--server.port=0", "--spring.main.banner-mode=off",
-                "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
-                "--limiter.key-prefix=two-" + UUID.randomUUID() + ":" };
-        try (ConfigurableApplicationContext first = SpringApplication.run(SampleApplication.class, properties);
-                ConfigurableApplicationContext second = SpringApplication.run(SampleApplication.class, properties)) {
-            List<ConfigurableApplicationContext> instances = List.of(first, second);
-            List<SampleClient> clients = new ArrayList<>();
-            List<String> tokens = new ArrayList<>();
-            for (ConfigurableApplicationContext instance : instances) {
-                SampleClient client = new SampleClient(((WebServerApplicationContext) instance).getWebServer().getPort());
-                clients.add(client);
-                tokens.add(client.token("alice"));
-            }
-            int answered = 0;
-            for (int read = 0; read < 30; read++) {
-                int instance = read % 2;
-                if (clients.get(instance).read(tokens.get(instance), 1) == 200) {
-                    answered++;
+                "--spring.data.redis.host=" + notYet.host(), "--spring.data.redis.port=" + notYet.port(),
+                "--limiter.key-prefix=" + prefix, "--sample.sessions.namespace=" + prefix + "sessions" };
+        try (ConfigurableApplicationContext b = SpringApplication.run(SampleApplication.class, properties)) {
+            SampleClient onB = client(b);
+            assertThat(onB.login("alice").statusCode()).as("B's login while Redis is down").isEqualTo(503);
+            try (EmbeddedRedis redis = EmbeddedRedis.start(notYet.port());
+                    ConfigurableApplicationContext a = SpringApplication.run(SampleApplication.class, properties)) {
+                SampleClient onA = client(a);
+                SampleClient.eventually(() -> onB.login("bob").statusCode(), (status) -> status == 200,
+                        "B's login once Redis is up");
+                List<SampleClient> instances = List.of(onA, onB);
+
+                String admin = onA.token("admin");
+                String aliceFromA = onA.token("alice");
+                String aliceFromB = onB.token("alice");
+                List<String> aliceTokens = List.of(aliceFromA, aliceFromB);
+
+                for (int read = 1; read <= 10; read++) {
+                    SampleClient instance = instances.get(read % 2);
+                    assertThat(instance.read(aliceTokens.get(read / 2 % 2), 1 + read % 3)).as("read %d", read)
+                        .isEqualTo(200);
                 }
+                for (SampleClient instance : instances) {
+                    assertThat(instance.alertsFor(admin, "alice")).as("no alert after 10 reads").isZero();
+                }
+
+                assertThat(onB.read(aliceFromA, 1)).as("read 11, on B with A's token").isEqualTo(200);
+                for (SampleClient instance : instances) {
+                    SampleClient.eventually(() -> instance.alertsFor(admin, "alice"), (alerts) -> alerts == 1,
+                            "read 11's alert on both instances");
+                }
+                for (int read = 12; read <= 20; read++) {
+                    SampleClient instance = instances.get(read % 2);
+                    assertThat(instance.read(aliceTokens.get(read / 2 % 2), 1 + read % 3)).as("read %d", read)
+                        .isEqualTo(200);
+                }
+
+                HttpResponse<String> refused = onA.get("/questions/2/answer", aliceFromB);
+                assertThat(refused.statusCode()).as("read 21, on A with B's token").isEqualTo(429);
+                assertThat(refused.body()).contains("\"banned\":true");
+                for (SampleClient instance : instances) {
+                    SampleClient.eventually(() -> instance.bans(admin), (bans) -> bans.contains("\"username\":\"alice\""),
+                            "alice's ban listed on both instances");
+                    for (String token : aliceTokens) {
+                        assertThat(instance.read(token, 1)).as("alice's sessions ended on every instance")
+                            .isEqualTo(401);
+                    }
+                    HttpResponse<String> login = instance.login("alice");
+                    assertThat(login.statusCode()).isEqualTo(403);
+                    assertThat(login.body()).contains("\"bannedUntil\":");
+                    assertThat(instance.alertsFor(admin, "alice")).as("still one alert").isEqualTo(1);
+                }
+                String bob = onB.token("bob");
+                assertThat(onA.read(bob, 3)).as("bob still reads").isEqualTo(200);
+
+                assertThat(onA.delete("/admin/bans/alice", admin).statusCode()).as("lifted on A").isEqualTo(204);
+                for (SampleClient instance : instances) {
+                    assertThat(instance.bans(admin)).as("no ban left on either instance").isEqualTo("[]");
+                }
+                assertThat(onB.delete("/admin/bans/alice", admin).statusCode()).as("nothing left to lift on B")
+                    .isEqualTo(404);
+                String aliceAgain = onB.token("alice");
+                assertThat(onA.read(aliceAgain, 1)).as("alice reads again, on A with a token from B").isEqualTo(200);
+
+                List<RecentEvents.Event> events = a.getBean(RecentEvents.class).recent("answers");
+                assertThat(events).extracting(RecentEvents.Event::type).containsExactly("ban", "alert");
+                assertThat(events).extracting(RecentEvents.Event::key).containsOnly("alice");
             }
-            assertThat(answered).isEqualTo(20);
-            assertThat(instances.stream().mapToInt(i -> i.getBean(AlertLog.class).alerts().size()).sum())
-                .as("alerts across both instances").isEqualTo(1);
-            assertThat(instances.stream().mapToInt(i -> i.getBean(BanRegistry.class).active().size()).sum())
-                .as("bans across both instances").isEqualTo(1);
         }
+    }
+
+    private static SampleClient client(ConfigurableApplicationContext instance) {
+        return new SampleClient(((WebServerApplicationContext) instance).getWebServer().getPort());
     }
 
 }

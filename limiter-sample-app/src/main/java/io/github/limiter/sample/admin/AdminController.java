@@ -2,9 +2,6 @@ package io.github.limiter.sample.admin;
 
 import java.util.List;
 
-import io.github.limiter.RateLimiter;
-import io.github.limiter.sample.answers.AnswerController;
-
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -12,39 +9,32 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The administrator's API (admin token required): alerts, active bans, and lifting a ban.
+ * The administrator's API (the {@code ADMIN} role): recent alerts, active bans, and lifting a ban.
+ * What it shows is what the limiter keeps in Redis, so every instance shows the same.
  */
 @RestController
 class AdminController {
 
-    private final AlertLog alerts;
+    private final ReaderBans readers;
 
-    private final BanRegistry bans;
-
-    private final RateLimiter rateLimiter;
-
-    AdminController(AlertLog alerts, BanRegistry bans, RateLimiter rateLimiter) {
-        this.alerts = alerts;
-        this.bans = bans;
-        this.rateLimiter = rateLimiter;
+    AdminController(ReaderBans readers) {
+        this.readers = readers;
     }
 
     @GetMapping("/admin/alerts")
-    List<AlertLog.Alert> alerts() {
-        return this.alerts.alerts();
+    List<ReaderBans.Alert> alerts() {
+        return this.readers.alerts();
     }
 
     @GetMapping("/admin/bans")
-    List<BanRegistry.Ban> bans() {
-        return this.bans.active();
+    List<ReaderBans.Ban> bans() {
+        return this.readers.bans();
     }
 
-    /** Lifts a ban in the limiter (which also clears the user's count) and in the app: 204, or 404 if none. */
+    /** Lifts a ban (which also clears the user's count): 204, or 404 if there was none. */
     @DeleteMapping("/admin/bans/{username}")
     ResponseEntity<Void> lift(@PathVariable String username) {
-        boolean inLimiter = this.rateLimiter.unban(AnswerController.LIMIT_ID, username);
-        boolean inApp = this.bans.lift(username);
-        return (inLimiter || inApp) ? ResponseEntity.noContent().build() : ResponseEntity.notFound().build();
+        return this.readers.lift(username) ? ResponseEntity.noContent().build() : ResponseEntity.notFound().build();
     }
 
 }

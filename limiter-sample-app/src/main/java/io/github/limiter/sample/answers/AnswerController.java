@@ -1,12 +1,12 @@
 package io.github.limiter.sample.answers;
 
 import io.github.limiter.annotation.RateLimit;
-import io.github.limiter.sample.auth.User;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.security.core.userdetails.UserDetails;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
@@ -28,8 +28,8 @@ public class AnswerController {
     }
 
     @GetMapping("/questions/{questionId}/answer")
-    @RateLimit(name = LIMIT_ID, policy = "answers", key = "#user.username()")
-    public Answer answer(@PathVariable long questionId, @RequestAttribute User user) {
+    @RateLimit(name = LIMIT_ID, policy = "answers", key = "#user.username")
+    public Answer answer(@PathVariable long questionId, @AuthenticationPrincipal UserDetails user) {
         return this.answers.find(questionId)
             .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "No question " + questionId));
     }

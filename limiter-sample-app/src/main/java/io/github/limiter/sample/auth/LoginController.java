@@ -4,85 +4,99 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimiter;
-import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.autoconfigure.web.RateLimitProblemTypes;
 import io.github.limiter.sample.answers.AnswerController;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.authentication.AuthenticationManager;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.security.core.context.SecurityContextImpl;
+import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
+import org.springframework.session.FindByIndexNameSessionRepository;
+import org.springframework.session.Session;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/login}: returns a bearer token, or refuses a banned user with 403 and the time
- * the ban ends. While Redis cannot say whether the user is banned, the login does what the
- * {@code answers} policy does on failure: with {@code allow} (the default) it logs the user in, as
- * reads stay open too; with {@code deny} it answers 503.
+ * {@code POST /api/login}: checks the credentials with Spring Security, refuses a banned user with
+ * 403 and the time the ban ends, and otherwise opens a session in Redis whose id is the bearer
+ * token. While Redis cannot be reached there is neither a ban to check nor a session to open: 503.
  */
 @RestController
 class LoginController {
 
-    private static final Log logger = LogFactory.getLog(LoginController.class);
+    private final AuthenticationManager authenticationManager;
 
-    private final Users users;
-
-    private final Tokens tokens;
+    private final FindByIndexNameSessionRepository<? extends Session> sessions;
 
     private final RateLimiter rateLimiter;
 
-    private final OnFailure onFailure;
-
-    LoginController(Users users, Tokens tokens, RateLimiter rateLimiter, LimiterProperties properties) {
-        this.users = users;
-        this.tokens = tokens;
+    LoginController(AuthenticationManager authenticationManager,
+            FindByIndexNameSessionRepository<? extends Session> sessions, RateLimiter rateLimiter) {
+        this.authenticationManager = authenticationManager;
+        this.sessions = sessions;
         this.rateLimiter = rateLimiter;
-        LimiterProperties.Policy answers = properties.getPolicies().get(AnswerController.LIMIT_ID);
-        this.onFailure = (answers != null && answers.getOnFailure() != null) ? answers.getOnFailure()
-                : properties.getRedis().getOnFailure();
     }
 
     @PostMapping("/api/login")
     ResponseEntity<?> login(@RequestBody Credentials credentials) {
-        User user = this.users.authenticate(credentials.username(), credentials.password()).orElse(null);
-        if (user == null) {
-            return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
-                .body(ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED, "Wrong user name or password"));
+        Authentication user;
+        try {
+            user = this.authenticationManager.authenticate(UsernamePasswordAuthenticationToken
+                .unauthenticated(credentials.username(), credentials.password()));
         }
-        Duration banTimeLeft;
+        catch (AuthenticationException ex) {
+            return problem(HttpStatus.UNAUTHORIZED, "Wrong user name or password");
+        }
         try {
             // The ban lives in Redis, so every instance refuses the login, not only the one that banned.
-            banTimeLeft = this.rateLimiter.banTimeLeft(AnswerController.LIMIT_ID, user.username());
+            Duration banTimeLeft = this.rateLimiter.banTimeLeft(AnswerController.LIMIT_ID, user.getName());
+            if (!banTimeLeft.isZero()) {
+                return banned(user.getName(), Instant.now().plus(banTimeLeft));
+            }
+            return ResponseEntity.ok(Map.of("token", open(this.sessions, user)));
         }
         catch (DataAccessException ex) {
-            if (this.onFailure == OnFailure.DENY) {
-                ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
-                        "Cannot tell whether " + user.username() + " is banned right now; try again shortly");
-                problem.setType(RateLimitProblemTypes.LIMITER_UNAVAILABLE);
-                problem.setTitle("Rate limiter unavailable");
-                return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1").body(problem);
-            }
-            logger.debug("Cannot read " + user.username() + "'s ban (" + ex.getMessage() + "); logging in, as "
-                    + "the answers policy allows calls on failure");
-            banTimeLeft = Duration.ZERO;
+            ResponseEntity<ProblemDetail> unavailable = problem(HttpStatus.SERVICE_UNAVAILABLE,
+                    "Sessions and bans are kept in Redis, which cannot be reached right now; try again shortly");
+            return ResponseEntity.status(unavailable.getStatusCode()).header("Retry-After", "1")
+                .body(unavailable.getBody());
         }
-        if (!banTimeLeft.isZero()) {
-            Instant until = Instant.now().plus(banTimeLeft);
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN,
-                    user.username() + " is banned for reading too fast, until " + until);
-            problem.setType(RateLimitProblemTypes.BANNED);
-            problem.setTitle("Banned for exceeding a rate limit");
-            problem.setProperty("limitId", AnswerController.LIMIT_ID);
-            problem.setProperty("bannedUntil", until.toString());
-            return ResponseEntity.status(HttpStatus.FORBIDDEN).body(problem);
-        }
-        return ResponseEntity.ok(Map.of("token", this.tokens.issue(user.username())));
+    }
+
+    /**
+     * Opens a session for the user, indexed by the user's name, and returns its id.
+     */
+    private static <S extends Session> String open(FindByIndexNameSessionRepository<S> sessions,
+            Authentication user) {
+        S session = sessions.createSession();
+        SecurityContext context = new SecurityContextImpl(user);
+        session.setAttribute(HttpSessionSecurityContextRepository.SPRING_SECURITY_CONTEXT_KEY, context);
+        session.setAttribute(FindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME, user.getName());
+        sessions.save(session);
+        return session.getId();
+    }
+
+    private static ResponseEntity<ProblemDetail> banned(String username, Instant until) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN,
+                username + " is banned for reading too fast, until " + until);
+        problem.setType(RateLimitProblemTypes.BANNED);
+        problem.setTitle("Banned for exceeding a rate limit");
+        problem.setProperty("limitId", AnswerController.LIMIT_ID);
+        problem.setProperty("bannedUntil", until.toString());
+        return ResponseEntity.status(HttpStatus.FORBIDDEN).body(problem);
+    }
+
+    private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
+        return ResponseEntity.status(status).body(ProblemDetail.forStatusAndDetail(status, detail));
     }
 
     record Credentials(String username, String password) {

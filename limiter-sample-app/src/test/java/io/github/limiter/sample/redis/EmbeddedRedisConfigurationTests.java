@@ -34,6 +34,15 @@ class EmbeddedRedisConfigurationTests {
     }
 
     @Test
+    void startsItOnTheGivenPortForASecondInstanceToShare() {
+        EmbeddedRedis free = EmbeddedRedis.start();
+        int port = free.port();
+        free.close();
+        this.runner.withPropertyValues("sample.embedded-redis.port=" + port)
+            .run(context -> assertThat(context.getBean(EmbeddedRedis.class).port()).isEqualTo(port));
+    }
+
+    @Test
     void usesTheConfiguredRedisWhenAnySettingIsGiven() {
         this.runner.withPropertyValues("spring.data.redis.host=redis.internal")
             .run(context -> assertThat(context).doesNotHaveBean(EmbeddedRedis.class));
