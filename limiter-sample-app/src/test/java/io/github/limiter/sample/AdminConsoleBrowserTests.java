@@ -72,9 +72,10 @@ class AdminConsoleBrowserTests {
 
     @Test
     void adminSeesAliceBannedLiveAndLiftsTheBanWithItsButton(EmbeddedRedis redis) throws IOException {
+        String prefix = "console-" + UUID.randomUUID() + ":";
         String[] properties = { "--server.port=0", "--spring.main.banner-mode=off",
                 "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
-                "--limiter.key-prefix=console-" + UUID.randomUUID() + ":" };
+                "--limiter.key-prefix=" + prefix, "--sample.sessions.namespace=" + prefix + "sessions" };
         Path profile = Files.createTempDirectory("console-chromium-");
         try (ConfigurableApplicationContext app = SpringApplication.run(SampleApplication.class, properties)) {
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();

@@ -132,6 +132,16 @@ class AntiCrawlerStoryIntegrationTests {
     }
 
     @Test
+    void logoutEndsTheTokensSession() {
+        String bob = this.client.token("bob");
+        String bobElsewhere = this.client.token("bob");
+        assertThat(this.client.post("/api/logout", bob).statusCode()).isEqualTo(204);
+        assertThat(this.client.read(bob, 1)).isEqualTo(401);
+        assertThat(this.client.read(bobElsewhere, 1)).as("another session of the same user").isEqualTo(200);
+        assertThat(this.client.post("/api/logout", bob).statusCode()).as("no session any more").isEqualTo(401);
+    }
+
+    @Test
     void answersUnknownQuestionsWith404() {
         assertThat(this.client.read(this.client.token("bob"), 99)).isEqualTo(404);
     }

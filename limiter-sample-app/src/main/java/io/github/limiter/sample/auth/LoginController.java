@@ -8,6 +8,9 @@ import io.github.limiter.RateLimiter;
 import io.github.limiter.autoconfigure.web.RateLimitProblemTypes;
 import io.github.limiter.sample.answers.AnswerController;
 
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpSession;
+
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -29,6 +32,7 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code POST /api/login}: checks the credentials with Spring Security, refuses a banned user with
  * 403 and the time the ban ends, and otherwise opens a session in Redis whose id is the bearer
  * token. While Redis cannot be reached there is neither a ban to check nor a session to open: 503.
+ * {@code POST /api/logout} ends the token's session.
  */
 @RestController
 class LoginController {
@@ -70,6 +74,16 @@ class LoginController {
             return ResponseEntity.status(unavailable.getStatusCode()).header("Retry-After", "1")
                 .body(unavailable.getBody());
         }
+    }
+
+    /** {@code POST /api/logout}: ends the session of the token, on every instance. */
+    @PostMapping("/api/logout")
+    ResponseEntity<Void> logout(HttpServletRequest request) {
+        HttpSession session = request.getSession(false);
+        if (session != null) {
+            session.invalidate();
+        }
+        return ResponseEntity.noContent().build();
     }
 
     /**

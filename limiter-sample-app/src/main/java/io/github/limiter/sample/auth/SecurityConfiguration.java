@@ -44,6 +44,7 @@ class SecurityConfiguration {
             .requestMatchers(EndpointRequest.to(RateLimitsEndpoint.class)).hasRole(ADMIN)
             .requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole(ADMIN)
             .requestMatchers(HttpMethod.POST, "/api/login").permitAll()
+            .requestMatchers(HttpMethod.POST, "/api/logout").authenticated()
             .requestMatchers(HttpMethod.GET, "/console/**").permitAll()
             .requestMatchers("/error").permitAll()
             .requestMatchers("/admin/**").hasRole(ADMIN)
