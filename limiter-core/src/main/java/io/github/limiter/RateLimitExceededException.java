@@ -13,8 +13,10 @@ public class RateLimitExceededException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The id of the limit that rejected the call. */
     private final String limitId;
 
+    /** The resolved key the limit counted. */
     private final String key;
 
     private final transient Decision decision;

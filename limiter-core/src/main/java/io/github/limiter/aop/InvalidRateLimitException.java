@@ -7,9 +7,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * Thrown while the application starts when a {@link io.github.limiter.annotation.RateLimit
- * @RateLimit} attribute is invalid. The message names the class, the method, the attribute and its
- * value.
+ * Thrown while the application starts when a
+ * {@link io.github.limiter.annotation.RateLimit @RateLimit} attribute is invalid. The message names
+ * the class, the method, the attribute and its value.
  *
  * @since 0.1.0
  */
@@ -17,8 +17,10 @@ public class InvalidRateLimitException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The name of the invalid attribute, such as {@code "window"}. */
     private final String attribute;
 
+    /** The invalid value, as written in the annotation. */
     private final String value;
 
     InvalidRateLimitException(Class<?> targetClass, Method method, String attribute, String value, String problem,
