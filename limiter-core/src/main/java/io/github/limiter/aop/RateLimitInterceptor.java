@@ -53,15 +53,13 @@ final class RateLimitInterceptor implements MethodInterceptor {
 
     private final Supplier<RateLimiter> rateLimiter;
 
-    private final BlankKey blankKey;
+    private final Supplier<RateLimitAdvisor.Settings> settings;
 
-    private final OnFailure onFailure;
-
-    RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter, BlankKey blankKey, OnFailure onFailure) {
+    RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter,
+            Supplier<RateLimitAdvisor.Settings> settings) {
         this.specs = specs;
         this.rateLimiter = rateLimiter;
-        this.blankKey = blankKey;
-        this.onFailure = onFailure;
+        this.settings = settings;
     }
 
     @Override
@@ -100,7 +98,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
         for (LimitSpec spec : limits.specs()) {
             String key = spec.key().resolve(method, args);
             if (key == null) {
-                if (this.blankKey == BlankKey.SKIP) {
+                if (this.settings.get().blankKey() == BlankKey.SKIP) {
                     continue;
                 }
                 throw new IllegalStateException("Rate limit key '" + spec.key().text() + "' of " + spec.method()
@@ -232,7 +230,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private Decision onFailure(MethodLimits limits, List<LimitRequest> requests) {
         LimitRequest first = requests.get(0);
         for (LimitSpec spec : limits.specs()) {
-            OnFailure choice = (spec.onFailure() != null) ? spec.onFailure() : this.onFailure;
+            OnFailure choice = (spec.onFailure() != null) ? spec.onFailure() : this.settings.get().onFailure();
             if (choice == OnFailure.DENY && spec.limit().mode() == Limit.Mode.ENFORCE) {
                 LimitRequest request = requests.stream()
                     .filter(candidate -> candidate.limitId().equals(spec.limitId()))

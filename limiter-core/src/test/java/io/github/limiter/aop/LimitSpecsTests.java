@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class LimitSpecsTests {
 
-    private final LimitSpecs specs = new LimitSpecs(new KeyExpressions(null), Map.of());
+    private final LimitSpecs specs = new LimitSpecs(new KeyExpressions(null), Map::of);
 
     @Test
     void everyCallFindsTheLimitResolvedAndParsedAtTheFirst() throws NoSuchMethodException {
