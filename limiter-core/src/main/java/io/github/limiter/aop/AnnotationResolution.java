@@ -3,6 +3,7 @@ package io.github.limiter.aop;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -129,6 +130,7 @@ final class AnnotationResolution {
             throw new InvalidRateLimitException(this.targetClass, this.method, "cost", text,
                     "is neither a whole number nor a valid SpEL expression: " + ex.getMessage(), ex);
         }
+        checkVariables("cost", text);
         if (cost instanceof CostExpression.Literal literal && (literal.cost() < 0 || literal.cost() > max)) {
             throw invalid("cost", text, "must be from 0 to max (" + max + "): a call that takes more than max "
                     + "could never pass");
@@ -158,12 +160,26 @@ final class AnnotationResolution {
     }
 
     private KeyExpression key() {
+        KeyExpression key;
         try {
-            return this.keyExpressions.parse(this.annotation.key(), this.method);
+            key = this.keyExpressions.parse(this.annotation.key(), this.method);
         }
         catch (ParseException ex) {
             throw new InvalidRateLimitException(this.targetClass, this.method, "key", this.annotation.key(),
                     "is not a valid SpEL expression: " + ex.getMessage(), ex);
+        }
+        checkVariables("key", this.annotation.key());
+        return key;
+    }
+
+    /** A variable that names no parameter would read null on every call: fail the start instead. */
+    private void checkVariables(String attribute, String text) {
+        List<String> unknown = this.keyExpressions.unknownVariables(text, this.method);
+        if (!unknown.isEmpty()) {
+            String names = unknown.stream().map((name) -> "#" + name).collect(Collectors.joining(", "));
+            throw invalid(attribute, text, "reads " + names + ", which " + ((unknown.size() == 1) ? "is" : "are")
+                    + " neither a parameter of the method nor a variable the limiter provides: "
+                    + this.keyExpressions.describeVariables(this.method));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 import io.github.limiter.OnFailure;
+import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.key.KeyExpressions;
@@ -95,7 +96,10 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
             Supplier<Settings> settings) {
         Supplier<Settings> once = memoize(settings);
         this.specs = new LimitSpecs(new KeyExpressions(beanFactory), () -> once.get().policies());
-        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), once);
+        // the RateLimitListener beans hear of limits skipped for a blank key; looked up on the first skip
+        Supplier<List<RateLimitListener>> listeners = memoize(() -> (beanFactory != null)
+                ? beanFactory.getBeanProvider(RateLimitListener.class).orderedStream().toList() : List.of());
+        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), once, listeners);
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);
     }
