@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitListener;
@@ -19,6 +20,7 @@ import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.annotation.AnnotationUtils;
 
 /**
@@ -95,7 +97,9 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
             Supplier<Settings> settings) {
         Supplier<Settings> once = memoize(settings);
-        this.specs = new LimitSpecs(new KeyExpressions(beanFactory), () -> once.get().policies());
+        UnaryOperator<String> placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
+                ? configurable::resolveEmbeddedValue : UnaryOperator.identity();
+        this.specs = new LimitSpecs(new KeyExpressions(beanFactory), () -> once.get().policies(), placeholders);
         // the RateLimitListener beans hear of limits skipped for a blank key; looked up on the first skip
         Supplier<List<RateLimitListener>> listeners = memoize(() -> (beanFactory != null)
                 ? beanFactory.getBeanProvider(RateLimitListener.class).orderedStream().toList() : List.of());

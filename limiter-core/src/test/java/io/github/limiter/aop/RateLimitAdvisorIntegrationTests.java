@@ -31,6 +31,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,6 +50,8 @@ class RateLimitAdvisorIntegrationTests {
     private String prefix;
 
     private BlankKey blankKey = BlankKey.REJECT;
+
+    private Map<String, Object> properties = Map.of();
 
     private Map<String, LimitPolicy> policies = Map.of("answers",
             new LimitPolicy(null, Duration.ofMinutes(1), 20L, 10L, Duration.ofMinutes(15)), "relaxed",
@@ -215,6 +218,25 @@ class RateLimitAdvisorIntegrationTests {
     void aCostReadingNoParameterFailsTheStart() {
         assertStartFails(MistypedCost.class, "cost", "MistypedCost.upload(List)",
                 "cost = '#file.size()' reads #file, which is neither a parameter");
+    }
+
+    @Test
+    void resolvesPlaceholdersInWindowBanForNameAndPolicyAtStart() {
+        this.properties = Map.of("answers.window", "1h30m", "answers.ban", "15m", "answers.name", "reads");
+        RateLimitAdvisor advisor = start(Placeholders.class).getBean(RateLimitAdvisor.class);
+        assertThat(advisor.limits()).singleElement().satisfies((limit) -> {
+            assertThat(limit.limitId()).isEqualTo("reads");
+            assertThat(limit.limit().window()).isEqualTo(Duration.ofMinutes(90));
+            assertThat(limit.limit().banFor()).isEqualTo(Duration.ofMinutes(15));
+            assertThat(limit.limit().max()).isEqualTo(20);
+        });
+    }
+
+    @Test
+    void anUnresolvablePlaceholderFailsTheStart() {
+        this.properties = Map.of("answers.name", "reads");
+        assertStartFails(Placeholders.class, "window", "Placeholders.answer(String)",
+                "window = '${answers.window}' has a placeholder that cannot be resolved");
     }
 
     @Test
@@ -416,6 +438,7 @@ class RateLimitAdvisorIntegrationTests {
     private AnnotationConfigApplicationContext start(Class<?>... beans) {
         this.prefix = "test-" + UUID.randomUUID() + ":";
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", this.properties));
         context.getBeanFactory().registerSingleton("rateLimiter", new RedisRateLimiter(redis, this.prefix, List.of()));
         context.getBeanFactory().registerSingleton("policies", this.policies);
         context.getBeanFactory().registerSingleton("blankKey", this.blankKey);
@@ -597,6 +620,15 @@ class RateLimitAdvisorIntegrationTests {
 
         @RateLimit(key = "#user +", window = "1s", max = 1)
         public void call(String user) {
+        }
+
+    }
+
+    static class Placeholders {
+
+        @RateLimit(name = "${answers.name}", key = "#user", window = "${answers.window}", max = 20, alertAt = 10,
+                banFor = "${answers.ban:1m}")
+        public void answer(String user) {
         }
 
     }
