@@ -23,12 +23,20 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
  * auto-configuration (Spring Session, for one) use the embedded server. Client settings such as
  * timeouts still come from {@code spring.data.redis.*}.
  *
- * <p>Tests of one JVM share the server.
+ * <p>After each test method, every key under the application's {@code limiter.key-prefix} is deleted
+ * and the limiter forgets the keys it refused from memory, so that counts, bans and alerts never
+ * leak from one test into the next. Tests of one JVM share the server, so tests that run in
+ * parallel need key prefixes of their own.
+ *
+ * <p>Also provides a {@link RateLimitTester} bean to exhaust, ban, inspect and reset keys.
  *
  * <pre class="code">
  * &#64;SpringBootTest
  * &#64;AutoConfigureLimiterRedis
  * class AnswerServiceTests {
+ *
+ *     &#64;Autowired
+ *     RateLimitTester rateLimits;
  *     ...
  * }
  * </pre>
