@@ -35,7 +35,7 @@ class QuoteServiceIntegrationTests {
 
     @Test
     void eachTestStartsWithAFreshCount() {
-        // alice asked for four quotes in the other test; the count was reset after it
+        // other tests here use up alice's quotes and get her banned; each test starts afresh
         for (int i = 0; i < 3; i++) {
             assertThat(this.quotes.quote("alice")).isNotEmpty();
         }

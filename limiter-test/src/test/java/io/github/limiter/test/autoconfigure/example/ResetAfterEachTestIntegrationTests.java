@@ -62,7 +62,8 @@ class ResetAfterEachTestIntegrationTests {
 
         assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.quotes.quote("mallory"));
         assertThat(scriptCalls()).as("refused from memory, without a script call").isEqualTo(scriptCalls);
-        assertThat(this.redis.keys("limiter:*")).isNotEmpty();
+        assertThat(this.redis.keys("limiter:*")).contains("limiter:{quotes:mallory}", "limiter:{quotes:mallory}:ban",
+                "limiter:events:{quotes}");
     }
 
     @Test
