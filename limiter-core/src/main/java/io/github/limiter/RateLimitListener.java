@@ -36,4 +36,15 @@ public interface RateLimitListener {
     default void onError(List<LimitRequest> requests, RuntimeException error, Duration latency) {
     }
 
+    /**
+     * Called when a limit was left out of a call: its key evaluated to {@code null} or a blank
+     * string and the application skips such limits ({@code limiter.blank-key=skip}). The call was
+     * not counted under this limit; its other limits still applied.
+     * @param limitId the limit's id
+     * @param limit the limit that was skipped
+     * @since 0.1.0
+     */
+    default void onSkipped(String limitId, Limit limit) {
+    }
+
 }

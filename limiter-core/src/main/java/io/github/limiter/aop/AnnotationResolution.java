@@ -3,8 +3,10 @@ package io.github.limiter.aop;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import io.github.limiter.Algorithm;
@@ -47,33 +49,66 @@ final class AnnotationResolution {
 
     private final Map<String, LimitPolicy> policies;
 
+    // the string attributes that take ${...} placeholders, resolved
+    private final String name;
+
+    private final String window;
+
+    private final String banFor;
+
+    private final String policyName;
+
     AnnotationResolution(RateLimit annotation, Method method, Class<?> targetClass, int position,
-            KeyExpressions keyExpressions, Map<String, LimitPolicy> policies) {
+            KeyExpressions keyExpressions, Map<String, LimitPolicy> policies, UnaryOperator<String> placeholders) {
         this.keyExpressions = keyExpressions;
         this.policies = policies;
         this.annotation = annotation;
         this.method = method;
         this.targetClass = targetClass;
         this.position = position;
+        this.name = resolve("name", annotation.name(), placeholders);
+        this.window = resolve("window", annotation.window(), placeholders);
+        this.banFor = resolve("banFor", annotation.banFor(), placeholders);
+        this.policyName = resolve("policy", annotation.policy(), placeholders);
         this.policy = policy();
     }
 
+    private String resolve(String attribute, String text, UnaryOperator<String> placeholders) {
+        if (!text.contains("${")) {
+            return text;
+        }
+        String resolved;
+        try {
+            resolved = placeholders.apply(text);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidRateLimitException(this.targetClass, this.method, attribute, text,
+                    "has a placeholder that cannot be resolved: " + ex.getMessage(), ex);
+        }
+        // a lenient resolver (a context without Boot's strict one) leaves what it cannot resolve
+        if (resolved == null || resolved.contains("${")) {
+            throw invalid(attribute, text, "has a placeholder that cannot be resolved"
+                    + ((resolved != null) ? " (resolved to '" + resolved + "')" : ""));
+        }
+        return resolved;
+    }
+
     LimitSpec spec() {
-        String limitId = this.annotation.name().isEmpty()
+        String limitId = this.name.isEmpty()
                 ? this.targetClass.getSimpleName() + "." + this.method.getName()
                         + ((this.position > 1) ? "-" + this.position : "")
-                : this.annotation.name();
+                : this.name;
         String idProblem = LimitIds.problemWith(limitId);
         if (idProblem != null) {
             throw invalid("name", limitId, idProblem);
         }
-        Duration window = this.annotation.window().isBlank() ? this.policy.window()
-                : duration(Field.WINDOW, this.annotation.window());
+        Duration window = this.window.isBlank() ? this.policy.window()
+                : duration(Field.WINDOW, this.window);
         Long max = (this.annotation.max() != UNSET) ? Long.valueOf(this.annotation.max()) : this.policy.max();
         Long alertAt = (this.annotation.alertAt() != UNSET) ? Long.valueOf(this.annotation.alertAt())
                 : this.policy.alertAt();
-        Duration banFor = this.annotation.banFor().isBlank() ? this.policy.banFor()
-                : duration(Field.BAN_FOR, this.annotation.banFor());
+        Duration banFor = this.banFor.isBlank() ? this.policy.banFor()
+                : duration(Field.BAN_FOR, this.banFor);
         Algorithm algorithm = algorithm();
         if (max == null) {
             throw invalid("max", Long.toString(this.annotation.max()),
@@ -129,6 +164,7 @@ final class AnnotationResolution {
             throw new InvalidRateLimitException(this.targetClass, this.method, "cost", text,
                     "is neither a whole number nor a valid SpEL expression: " + ex.getMessage(), ex);
         }
+        checkVariables("cost", text);
         if (cost instanceof CostExpression.Literal literal && (literal.cost() < 0 || literal.cost() > max)) {
             throw invalid("cost", text, "must be from 0 to max (" + max + "): a call that takes more than max "
                     + "could never pass");
@@ -137,7 +173,7 @@ final class AnnotationResolution {
     }
 
     private LimitPolicy policy() {
-        String name = this.annotation.policy();
+        String name = this.policyName;
         if (name.isEmpty()) {
             return NO_POLICY;
         }
@@ -158,20 +194,34 @@ final class AnnotationResolution {
     }
 
     private KeyExpression key() {
+        KeyExpression key;
         try {
-            return this.keyExpressions.parse(this.annotation.key(), this.method);
+            key = this.keyExpressions.parse(this.annotation.key(), this.method);
         }
         catch (ParseException ex) {
             throw new InvalidRateLimitException(this.targetClass, this.method, "key", this.annotation.key(),
                     "is not a valid SpEL expression: " + ex.getMessage(), ex);
+        }
+        checkVariables("key", this.annotation.key());
+        return key;
+    }
+
+    /** A variable that names no parameter would read null on every call: fail the start instead. */
+    private void checkVariables(String attribute, String text) {
+        List<String> unknown = this.keyExpressions.unknownVariables(text, this.method);
+        if (!unknown.isEmpty()) {
+            String names = unknown.stream().map((name) -> "#" + name).collect(Collectors.joining(", "));
+            throw invalid(attribute, text, "reads " + names + ", which " + ((unknown.size() == 1) ? "is" : "are")
+                    + " neither a parameter of the method nor a variable the limiter provides: "
+                    + this.keyExpressions.describeVariables(this.method));
         }
     }
 
     /** The value as the developer wrote it on the annotation, else as the policy has it. */
     private String written(Field field, String fallback) {
         return switch (field) {
-            case WINDOW -> this.annotation.window().isBlank() ? fallback : this.annotation.window();
-            case BAN_FOR -> this.annotation.banFor().isBlank() ? fallback : this.annotation.banFor();
+            case WINDOW -> this.window.isBlank() ? fallback : this.window;
+            case BAN_FOR -> this.banFor.isBlank() ? fallback : this.banFor;
             default -> fallback;
         };
     }
@@ -179,19 +229,19 @@ final class AnnotationResolution {
     private String fromPolicy(Field field) {
         boolean fromAnnotation = switch (field) {
             case ALGORITHM -> this.annotation.algorithm().length > 0;
-            case WINDOW -> !this.annotation.window().isBlank();
+            case WINDOW -> !this.window.isBlank();
             case MAX -> this.annotation.max() != UNSET;
             case ALERT_AT -> this.annotation.alertAt() != UNSET;
-            case BAN_FOR -> !this.annotation.banFor().isBlank();
+            case BAN_FOR -> !this.banFor.isBlank();
         };
-        return (fromAnnotation || this.annotation.policy().isEmpty()) ? ""
-                : " (from limiter.policies." + this.annotation.policy() + "." + field.property() + ")";
+        return (fromAnnotation || this.policyName.isEmpty()) ? ""
+                : " (from limiter.policies." + this.policyName + "." + field.property() + ")";
     }
 
     private String inPolicy() {
         // "max" is the only attribute a policy may leave unset that a limit cannot do without
-        return this.annotation.policy().isEmpty() ? ""
-                : ", here or in limiter.policies." + this.annotation.policy() + ".max";
+        return this.policyName.isEmpty() ? ""
+                : ", here or in limiter.policies." + this.policyName + ".max";
     }
 
     private InvalidRateLimitException invalid(String attribute, String value, String problem) {

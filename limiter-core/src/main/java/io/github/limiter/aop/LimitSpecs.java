@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.key.KeyExpressions;
@@ -34,11 +36,17 @@ final class LimitSpecs {
 
     private final KeyExpressions keyExpressions;
 
-    private final Map<String, LimitPolicy> policies;
+    // read when the first annotation is found, not when the advisor is created
+    private final Supplier<Map<String, LimitPolicy>> policies;
 
-    LimitSpecs(KeyExpressions keyExpressions, Map<String, LimitPolicy> policies) {
+    // resolves ${...} in the attributes that take placeholders
+    private final UnaryOperator<String> placeholders;
+
+    LimitSpecs(KeyExpressions keyExpressions, Supplier<Map<String, LimitPolicy>> policies,
+            UnaryOperator<String> placeholders) {
         this.keyExpressions = keyExpressions;
-        this.policies = Map.copyOf(policies);
+        this.policies = policies;
+        this.placeholders = placeholders;
     }
 
     /**
@@ -81,7 +89,7 @@ final class LimitSpecs {
         Set<String> limitIds = new HashSet<>();
         for (RateLimit annotation : annotations) {
             LimitSpec spec = new AnnotationResolution(annotation, specific, targetClass, specs.size() + 1,
-                    this.keyExpressions, this.policies).spec();
+                    this.keyExpressions, this.policies.get(), this.placeholders).spec();
             if (!limitIds.add(spec.limitId())) {
                 throw new InvalidRateLimitException(targetClass, specific, "name", spec.limitId(),
                         "names two limits of the same method; give each its own name", null);

@@ -4,9 +4,12 @@ import java.lang.reflect.Method;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import io.github.limiter.OnFailure;
+import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.key.KeyExpressions;
@@ -17,6 +20,7 @@ import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.annotation.AnnotationUtils;
 
 /**
@@ -77,8 +81,29 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      */
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
             Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure) {
-        this.specs = new LimitSpecs(new KeyExpressions(beanFactory), policies);
-        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), blankKey, onFailure);
+        this(rateLimiter, beanFactory, () -> new Settings(policies, blankKey, onFailure));
+    }
+
+    /**
+     * Creates the advisor with settings read on first use: when the first {@code @RateLimit}
+     * annotation is found, or the first limited call is made. Advisors are created before other
+     * beans; a supplier keeps the beans the settings come from (such as configuration properties)
+     * from being created that early.
+     * @param rateLimiter supplies the limiter on first use
+     * @param beanFactory resolves {@code @beanName} in key expressions; may be {@code null}
+     * @param settings supplies the policies and defaults, once
+     * @since 0.1.0
+     */
+    public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
+            Supplier<Settings> settings) {
+        Supplier<Settings> once = memoize(settings);
+        UnaryOperator<String> placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
+                ? configurable::resolveEmbeddedValue : UnaryOperator.identity();
+        this.specs = new LimitSpecs(new KeyExpressions(beanFactory), () -> once.get().policies(), placeholders);
+        // the RateLimitListener beans hear of limits skipped for a blank key; looked up on the first skip
+        Supplier<List<RateLimitListener>> listeners = memoize(() -> (beanFactory != null)
+                ? beanFactory.getBeanProvider(RateLimitListener.class).orderedStream().toList() : List.of());
+        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), once, listeners);
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);
     }
@@ -108,22 +133,46 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
         return this.advice;
     }
 
-    private static Supplier<RateLimiter> memoize(Supplier<RateLimiter> supplier) {
+    private static <T> Supplier<T> memoize(Supplier<T> supplier) {
         return new Supplier<>() {
 
-            private volatile @Nullable RateLimiter instance;
+            private volatile @Nullable T instance;
 
             @Override
-            public RateLimiter get() {
-                RateLimiter limiter = this.instance;
-                if (limiter == null) {
-                    limiter = supplier.get();
-                    this.instance = limiter;
+            public T get() {
+                T value = this.instance;
+                if (value == null) {
+                    value = supplier.get();
+                    this.instance = value;
                 }
-                return limiter;
+                return value;
             }
 
         };
+    }
+
+    /**
+     * The advisor's settings.
+     *
+     * @param policies the named policies for {@code @RateLimit(policy = "...")}
+     * @param blankKey what a call whose key evaluates to nothing gets
+     * @param onFailure what a limited call gets while Redis cannot decide, unless its limit says
+     * @since 0.1.0
+     */
+    public record Settings(Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure) {
+
+        /**
+         * Creates the settings.
+         * @param policies the named policies for {@code @RateLimit(policy = "...")}
+         * @param blankKey what a call whose key evaluates to nothing gets
+         * @param onFailure what a limited call gets while Redis cannot decide, unless its limit says
+         */
+        public Settings {
+            policies = Map.copyOf(policies);
+            Objects.requireNonNull(blankKey, "blankKey must not be null");
+            Objects.requireNonNull(onFailure, "onFailure must not be null");
+        }
+
     }
 
     private static final class RateLimitPointcut extends StaticMethodMatcherPointcut {

@@ -49,19 +49,23 @@ final class RateLimitInterceptor implements MethodInterceptor {
     // methods whose blocking decisions were seen on a non-blocking thread: each is logged once
     private final Set<Method> blockingOnEventLoop = ConcurrentHashMap.newKeySet();
 
+    // limits that skipped a call for a blank key: each is logged once
+    private final Set<String> skippedLimits = ConcurrentHashMap.newKeySet();
+
     private final LimitSpecs specs;
 
     private final Supplier<RateLimiter> rateLimiter;
 
-    private final BlankKey blankKey;
+    private final Supplier<RateLimitAdvisor.Settings> settings;
 
-    private final OnFailure onFailure;
+    private final Supplier<List<RateLimitListener>> listeners;
 
-    RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter, BlankKey blankKey, OnFailure onFailure) {
+    RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter,
+            Supplier<RateLimitAdvisor.Settings> settings, Supplier<List<RateLimitListener>> listeners) {
         this.specs = specs;
         this.rateLimiter = rateLimiter;
-        this.blankKey = blankKey;
-        this.onFailure = onFailure;
+        this.settings = settings;
+        this.listeners = listeners;
     }
 
     @Override
@@ -100,7 +104,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
         for (LimitSpec spec : limits.specs()) {
             String key = spec.key().resolve(method, args);
             if (key == null) {
-                if (this.blankKey == BlankKey.SKIP) {
+                if (this.settings.get().blankKey() == BlankKey.SKIP) {
+                    skipped(spec);
                     continue;
                 }
                 throw new IllegalStateException("Rate limit key '" + spec.key().text() + "' of " + spec.method()
@@ -110,6 +115,24 @@ final class RateLimitInterceptor implements MethodInterceptor {
             requests.add(new LimitRequest(spec.limitId(), key, spec.limit(), spec.cost().resolve(method, args)));
         }
         return requests;
+    }
+
+    /** A skipped limit is logged once per limit, and every skip goes to the listeners (a meter). */
+    private void skipped(LimitSpec spec) {
+        if (this.skippedLimits.add(spec.limitId())) {
+            logger.warn("Rate limit '" + spec.limitId() + "' of " + spec.method() + " was skipped: its key '"
+                    + spec.key().text() + "' evaluated to null or a blank string and limiter.blank-key is skip, so "
+                    + "the call was not counted under it. Logged once per limit; each skip is counted by the "
+                    + "listeners (the meter limiter.skipped)");
+        }
+        for (RateLimitListener listener : this.listeners.get()) {
+            try {
+                listener.onSkipped(spec.limitId(), spec.limit());
+            }
+            catch (RuntimeException ex) {
+                logger.error("Rate-limit listener " + listener + " failed on a skipped limit", ex);
+            }
+        }
     }
 
     private @Nullable Object decideHere(MethodInvocation invocation, MethodLimits limits, List<LimitRequest> requests)
@@ -232,7 +255,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private Decision onFailure(MethodLimits limits, List<LimitRequest> requests) {
         LimitRequest first = requests.get(0);
         for (LimitSpec spec : limits.specs()) {
-            OnFailure choice = (spec.onFailure() != null) ? spec.onFailure() : this.onFailure;
+            OnFailure choice = (spec.onFailure() != null) ? spec.onFailure() : this.settings.get().onFailure();
             if (choice == OnFailure.DENY && spec.limit().mode() == Limit.Mode.ENFORCE) {
                 LimitRequest request = requests.stream()
                     .filter(candidate -> candidate.limitId().equals(spec.limitId()))

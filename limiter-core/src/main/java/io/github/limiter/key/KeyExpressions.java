@@ -1,6 +1,9 @@
 package io.github.limiter.key;
 
 import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -72,6 +75,46 @@ public final class KeyExpressions {
             }
         }
         return new KeyExpression.Spel(expression, parsed, calls);
+    }
+
+    /**
+     * Returns the variables an expression reads that name neither a parameter of the method
+     * ({@code #name}, {@code #a0}, {@code #p0}) nor a variable the limiter provides
+     * ({@code #args}, {@code #method}), such as a mistyped parameter name: it would read
+     * {@code null} on every call.
+     * @param expression the SpEL text of a key or cost; a whole number or blank text reads none
+     * @param method the method whose calls it is evaluated for
+     * @return the unknown names, in the order they appear; empty if there are none
+     * @throws ParseException if the text is not valid SpEL
+     */
+    public List<String> unknownVariables(String expression, Method method) {
+        String text = expression.trim();
+        if (text.isEmpty() || text.matches("-?\\d{1,18}")) {
+            return List.of();
+        }
+        Calls calls = new Calls(this.shared, method, this.parameterNames);
+        return ExpressionVariables.read(this.parser.parseExpression(text))
+            .stream()
+            .filter((name) -> !name.equals(Calls.ARGS) && !name.equals(Calls.METHOD) && calls.index(name) < 0)
+            .toList();
+    }
+
+    /**
+     * Describes the variables expressions of a method may read, for messages: its parameters by
+     * name (or a note that their names are not known), then the positional and other variables.
+     * @param method the method
+     * @return the description
+     */
+    public String describeVariables(Method method) {
+        String[] names = this.parameterNames.getParameterNames(method);
+        int count = method.getParameterCount();
+        String positional = (count == 0) ? "" : (count == 1) ? "#a0 or #p0, " : "#a0..#a" + (count - 1)
+                + " or #p0..#p" + (count - 1) + ", ";
+        String parameters = (count == 0) ? "the method has no parameters"
+                : (names == null) ? "the parameter names are not known (compile with -parameters to use them)"
+                        : "its parameters are " + Arrays.stream(names).map((name) -> "#" + name)
+                            .collect(Collectors.joining(", "));
+        return parameters + "; also " + positional + "#" + Calls.ARGS + " and #" + Calls.METHOD;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.github.limiter.aop;
 
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.key.KeyExpression;
@@ -12,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class LimitSpecsTests {
 
-    private final LimitSpecs specs = new LimitSpecs(new KeyExpressions(null), Map.of());
+    private final LimitSpecs specs = new LimitSpecs(new KeyExpressions(null), Map::of, UnaryOperator.identity());
 
     @Test
     void everyCallFindsTheLimitResolvedAndParsedAtTheFirst() throws NoSuchMethodException {

@@ -4,11 +4,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
 import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.redis.RedisRateLimiter;
@@ -16,6 +23,7 @@ import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
 import org.springframework.aop.support.AopUtils;
@@ -23,6 +31,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,6 +50,8 @@ class RateLimitAdvisorIntegrationTests {
     private String prefix;
 
     private BlankKey blankKey = BlankKey.REJECT;
+
+    private Map<String, Object> properties = Map.of();
 
     private Map<String, LimitPolicy> policies = Map.of("answers",
             new LimitPolicy(null, Duration.ofMinutes(1), 20L, 10L, Duration.ofMinutes(15)), "relaxed",
@@ -127,14 +138,39 @@ class RateLimitAdvisorIntegrationTests {
     }
 
     @Test
-    void aKeyThatEvaluatesToNothingSkipsTheLimitWhenSoConfigured() {
+    void aKeyThatEvaluatesToNothingSkipsTheLimitWhenSoConfiguredLoggedOnceAndToldToListeners() {
         this.blankKey = BlankKey.SKIP;
-        Keys keys = start(Keys.class).getBean(Keys.class);
-        for (int call = 0; call < 7; call++) {
-            keys.byName(null);
+        AnnotationConfigApplicationContext context = start(Keys.class);
+        List<String> skipped = new CopyOnWriteArrayList<>();
+        context.getBeanFactory().registerSingleton("skips", new RateLimitListener() {
+
+            @Override
+            public void onSkipped(String limitId, Limit limit) {
+                skipped.add(limitId + " max " + limit.max());
+            }
+
+        });
+        Keys keys = context.getBean(Keys.class);
+        Logger logger = (Logger) LoggerFactory.getLogger(RateLimitInterceptor.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            for (int call = 0; call < 7; call++) {
+                keys.byName((call % 2 == 0) ? null : " ");
+            }
+        }
+        finally {
+            logger.detachAppender(logged);
         }
         assertThat(keys.calls()).as("max is 5, but no key, no limit").isEqualTo(7);
         assertThat(redis.keys(this.prefix + "*")).isEmpty();
+        assertThat(skipped).hasSize(7).containsOnly("Keys.byName max 5");
+        assertThat(logged.list).singleElement().satisfies((event) -> {
+            assertThat(event.getLevel()).isEqualTo(Level.WARN);
+            assertThat(event.getFormattedMessage()).startsWith("Rate limit 'Keys.byName' of Keys.byName(String) was "
+                    + "skipped: its key '#user' evaluated to null or a blank string and limiter.blank-key is skip");
+        });
     }
 
     @Test
@@ -168,6 +204,39 @@ class RateLimitAdvisorIntegrationTests {
     @Test
     void spelSyntaxErrorFailsTheStart() {
         assertStartFails(BadKey.class, "key", "BadKey.call(String)", "key = '#user +' is not a valid SpEL expression");
+    }
+
+    @Test
+    void aKeyReadingNoParameterFailsTheStartNamingTheParametersThatExist() {
+        assertStartFails(MistypedKey.class, "key", "MistypedKey.answer(long, String)",
+                "key = '#userid' reads #userid, which is neither a parameter of the method nor a variable the "
+                        + "limiter provides: its parameters are #questionId, #userId; also #a0..#a1 or #p0..#p1, "
+                        + "#args and #method");
+    }
+
+    @Test
+    void aCostReadingNoParameterFailsTheStart() {
+        assertStartFails(MistypedCost.class, "cost", "MistypedCost.upload(List)",
+                "cost = '#file.size()' reads #file, which is neither a parameter");
+    }
+
+    @Test
+    void resolvesPlaceholdersInWindowBanForNameAndPolicyAtStart() {
+        this.properties = Map.of("answers.window", "1h30m", "answers.ban", "15m", "answers.name", "reads");
+        RateLimitAdvisor advisor = start(Placeholders.class).getBean(RateLimitAdvisor.class);
+        assertThat(advisor.limits()).singleElement().satisfies((limit) -> {
+            assertThat(limit.limitId()).isEqualTo("reads");
+            assertThat(limit.limit().window()).isEqualTo(Duration.ofMinutes(90));
+            assertThat(limit.limit().banFor()).isEqualTo(Duration.ofMinutes(15));
+            assertThat(limit.limit().max()).isEqualTo(20);
+        });
+    }
+
+    @Test
+    void anUnresolvablePlaceholderFailsTheStart() {
+        this.properties = Map.of("answers.name", "reads");
+        assertStartFails(Placeholders.class, "window", "Placeholders.answer(String)",
+                "window = '${answers.window}' has a placeholder that cannot be resolved");
     }
 
     @Test
@@ -369,6 +438,7 @@ class RateLimitAdvisorIntegrationTests {
     private AnnotationConfigApplicationContext start(Class<?>... beans) {
         this.prefix = "test-" + UUID.randomUUID() + ":";
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", this.properties));
         context.getBeanFactory().registerSingleton("rateLimiter", new RedisRateLimiter(redis, this.prefix, List.of()));
         context.getBeanFactory().registerSingleton("policies", this.policies);
         context.getBeanFactory().registerSingleton("blankKey", this.blankKey);
@@ -550,6 +620,31 @@ class RateLimitAdvisorIntegrationTests {
 
         @RateLimit(key = "#user +", window = "1s", max = 1)
         public void call(String user) {
+        }
+
+    }
+
+    static class Placeholders {
+
+        @RateLimit(name = "${answers.name}", key = "#user", window = "${answers.window}", max = 20, alertAt = 10,
+                banFor = "${answers.ban:1m}")
+        public void answer(String user) {
+        }
+
+    }
+
+    static class MistypedKey {
+
+        @RateLimit(key = "#userid", window = "1m", max = 20)
+        public void answer(long questionId, String userId) {
+        }
+
+    }
+
+    static class MistypedCost {
+
+        @RateLimit(key = "'uploads'", window = "1m", max = 20, cost = "#file.size()")
+        public void upload(List<String> files) {
         }
 
     }

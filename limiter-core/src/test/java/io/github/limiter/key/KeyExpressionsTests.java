@@ -57,6 +57,30 @@ class KeyExpressionsTests {
         assertThat(this.expressions.parse(text, CALL)).isInstanceOf(KeyExpression.Spel.class);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = { "#user", "#p0", "#a3", "#args[1].user", "#method.name", "#root[0]", "#root.length",
+            "#files.?[#this.endsWith('.txt')].size()", "#files.![#this.length()]", "#x = #user", "(#x = #user) + #x",
+            "'fixed'", "@users.find(#user)", "T(java.lang.String).valueOf(#count)", "", "  ", "3" })
+    void findsNoUnknownVariableWhereEveryNameIsAParameterOrProvided(String text) {
+        assertThat(this.expressions.unknownVariables(text, CALL)).as(text).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "#missing", "#User", "#p9", "#a4", "#form.user + #missing", "#missing?.length()",
+            "#files.![#missing]", "#fn(#user)" })
+    void findsVariablesThatNameNoParameter(String text) {
+        assertThat(this.expressions.unknownVariables(text, CALL)).as(text).hasSize(1);
+    }
+
+    @Test
+    void namesTheParametersAndTheProvidedVariables() {
+        assertThat(this.expressions.unknownVariables("#usr + #count + #cnt", CALL)).containsExactly("usr", "cnt");
+        assertThat(this.expressions.describeVariables(CALL)).isEqualTo(
+                "its parameters are #user, #form, #count, #files; also #a0..#a3 or #p0..#p3, #args and #method");
+        Method none = ReflectionUtils.findMethod(Api.class, "none");
+        assertThat(this.expressions.describeVariables(none)).isEqualTo("the method has no parameters; also #args and #method");
+    }
+
     @Test
     void argsAndMethodNameTheCallEvenWhenAParameterHasTheSameName() {
         Object[] args = { "first", "second" };
@@ -101,6 +125,9 @@ class KeyExpressionsTests {
     static class Api {
 
         public void call(String user, Form form, int count, List<String> files) {
+        }
+
+        public void none() {
         }
 
         public void shadowed(String args, String method) {

@@ -44,8 +44,10 @@ public class LimiterProperties implements Validator {
     private BlankKey blankKey = BlankKey.REJECT;
 
     /**
-     * Named policies, used as @RateLimit(policy = "<name>"). Attributes set on the annotation
-     * override the policy's.
+     * Named policies, used as @RateLimit(policy = "<name>"), each with: algorithm (fixed-window,
+     * sliding-log, sliding-window, token-bucket), window (60s, 1m, PT1M), max, alert-at, ban-for,
+     * mode (enforce, shadow) and on-failure (allow, deny). Attributes set on the annotation override
+     * the policy's.
      */
     private Map<String, Policy> policies = new LinkedHashMap<>();
 

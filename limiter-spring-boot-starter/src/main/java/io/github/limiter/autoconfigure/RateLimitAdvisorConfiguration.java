@@ -34,11 +34,17 @@ class RateLimitAdvisorConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static RateLimitAdvisor rateLimitAdvisor(ObjectProvider<RateLimiter> rateLimiter, BeanFactory beanFactory,
-            LimiterProperties properties) {
-        // The limiter is looked up on the first limited call: advisors are created before other
-        // beans, and the Redis connection should not be.
-        return new RateLimitAdvisor(rateLimiter::getObject, beanFactory, policies(properties),
-                properties.getBlankKey(), properties.getRedis().getOnFailure());
+            ObjectProvider<LimiterProperties> properties) {
+        // Advisors are created before other beans, while bean post-processors are still being
+        // created. The limiter is looked up on the first limited call (the Redis connection should
+        // not be created that early) and the properties when the first annotation is found (so
+        // that they are bound as an ordinary bean, post-processed by all post-processors).
+        return new RateLimitAdvisor(rateLimiter::getObject, beanFactory, () -> settings(properties.getObject()));
+    }
+
+    private static RateLimitAdvisor.Settings settings(LimiterProperties properties) {
+        return new RateLimitAdvisor.Settings(policies(properties), properties.getBlankKey(),
+                properties.getRedis().getOnFailure());
     }
 
     private static Map<String, LimitPolicy> policies(LimiterProperties properties) {

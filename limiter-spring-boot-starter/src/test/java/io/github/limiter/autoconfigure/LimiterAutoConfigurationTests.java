@@ -14,6 +14,7 @@ import io.github.limiter.LimitRequest;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.reactive.ReactiveRateLimiter;
+import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.aop.RateLimitAdvisor;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
@@ -22,6 +23,7 @@ import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -50,6 +52,23 @@ class LimiterAutoConfigurationTests {
             assertThat(context).hasSingleBean(RateLimitAdvisor.class);
             assertThat(context).hasSingleBean(LimiterProperties.class);
         });
+    }
+
+    @Test
+    void resolvesPlaceholdersOfAnnotationsFromTheEnvironmentAndFailsTheStartOnAnUnresolvedOne() {
+        ApplicationContextRunner boot = this.runner
+            .withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class))
+            .withBean(PlaceholderLimits.class);
+        boot.withPropertyValues("reads.window=1h30m", "reads.ban-for=15m").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(RateLimitAdvisor.class).limits()).singleElement().satisfies(limit -> {
+                assertThat(limit.limit().window()).isEqualTo(Duration.ofMinutes(90));
+                assertThat(limit.limit().banFor()).isEqualTo(Duration.ofMinutes(15));
+            });
+        });
+        boot.withPropertyValues("reads.ban-for=15m").run(context -> assertThat(context).getFailure()
+            .rootCause()
+            .hasMessageContaining("Could not resolve placeholder 'reads.window'"));
     }
 
     @Test
@@ -332,6 +351,14 @@ class LimiterAutoConfigurationTests {
     }
 
     @Configuration(proxyBeanMethods = false)
+    static class PlaceholderLimits {
+
+        @RateLimit(key = "#user", window = "${reads.window}", max = 20, alertAt = 10, banFor = "${reads.ban-for}")
+        public void read(String user) {
+        }
+
+    }
+
     static class OwnRateLimiter {
 
         final RateLimiter limiter = new RateLimiter() {

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.limiter.Decision;
+import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
 import io.micrometer.core.instrument.Counter;
@@ -73,6 +74,11 @@ class RateLimitMetrics implements RateLimitListener {
         }
     }
 
+    @Override
+    public void onSkipped(String limitId, Limit limit) {
+        counter("limiter.skipped", limitId, null, limit.mode().name().toLowerCase(Locale.ROOT)).increment();
+    }
+
     private Counter counter(String name, String limitId, @Nullable String outcome, String mode) {
         List<String> id = (outcome != null) ? List.of(name, limitId, outcome, mode) : List.of(name, limitId, mode);
         return this.counters.computeIfAbsent(id, key -> {
@@ -88,6 +94,7 @@ class RateLimitMetrics implements RateLimitListener {
         return switch (name) {
             case "limiter.decisions" -> "Rate-limit decisions by limit and outcome";
             case "limiter.alerts" -> "Alerts raised: first calls past a limit's alert threshold in a window";
+            case "limiter.skipped" -> "Calls a limit skipped: their key was null or blank and limiter.blank-key is skip";
             default -> "Bans started: keys that went past a limit with a ban";
         };
     }

@@ -44,6 +44,19 @@ class RateLimitMetricsTests {
     }
 
     @Test
+    void countsCallsALimitSkippedForABlankKey() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        RateLimitMetrics metrics = new RateLimitMetrics(registry);
+        metrics.onSkipped("answers", this.limit);
+        metrics.onSkipped("answers", this.limit);
+        metrics.onSkipped("exports", this.limit.withMode(Limit.Mode.SHADOW));
+        assertThat(registry.get("limiter.skipped").tag("limit", "answers").tag("mode", "enforce").counter().count())
+            .isEqualTo(2);
+        assertThat(registry.get("limiter.skipped").tag("limit", "exports").tag("mode", "shadow").counter().count())
+            .isEqualTo(1);
+    }
+
+    @Test
     void neverTagsAMeterWithTheKey() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RateLimitMetrics metrics = new RateLimitMetrics(registry);

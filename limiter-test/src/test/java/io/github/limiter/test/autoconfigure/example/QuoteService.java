@@ -1,0 +1,41 @@
+package io.github.limiter.test.autoconfigure.example;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.annotation.RateLimit;
+
+import org.springframework.stereotype.Service;
+
+/**
+ * Quotes for users: three a minute each, an alert on the third, and a 15-minute ban for the user who
+ * asks for a fourth; and a daily allowance of exports, counted by a token bucket.
+ */
+@Service
+public class QuoteService {
+
+    /** The limit id of {@link #quote}. */
+    public static final String QUOTES = "quotes";
+
+    /** The limit id of {@link #export}. */
+    public static final String EXPORTS = "exports";
+
+    /**
+     * Returns a quote.
+     * @param userId the user asking
+     * @return the quote
+     */
+    @RateLimit(name = QUOTES, key = "#userId", window = "60s", max = 3, alertAt = 2, banFor = "15m")
+    public String quote(String userId) {
+        return "Premature optimization is the root of all evil.";
+    }
+
+    /**
+     * Exports the user's quotes.
+     * @param userId the user asking
+     * @return the export
+     */
+    @RateLimit(name = EXPORTS, key = "#userId", window = "1d", max = 5, algorithm = Algorithm.TOKEN_BUCKET)
+    public String export(String userId) {
+        return "quotes.csv";
+    }
+
+}

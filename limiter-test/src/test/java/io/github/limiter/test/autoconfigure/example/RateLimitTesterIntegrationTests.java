@@ -1,0 +1,119 @@
+package io.github.limiter.test.autoconfigure.example;
+
+import java.time.Duration;
+
+import io.github.limiter.RateLimitAlertEvent;
+import io.github.limiter.RateLimitBanEvent;
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.test.autoconfigure.AutoConfigureLimiterRedis;
+import io.github.limiter.test.autoconfigure.RateLimitTester;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * What {@link RateLimitTester} does to an application's limits, on the embedded Redis.
+ */
+@SpringBootTest
+@AutoConfigureLimiterRedis
+class RateLimitTesterIntegrationTests {
+
+    @Autowired
+    QuoteService quotes;
+
+    @Autowired
+    RateLimitTester rateLimits;
+
+    @Autowired
+    LimiterEvents events;
+
+    @BeforeEach
+    void forgetEventsOfOtherTests() {
+        this.events.clear();
+    }
+
+    @Test
+    void limitIsTheDeclaredOneWithItsTiers() {
+        assertThat(this.rateLimits.limit(QuoteService.QUOTES)).satisfies(limit -> {
+            assertThat(limit.max()).isEqualTo(3);
+            assertThat(limit.window()).isEqualTo(Duration.ofSeconds(60));
+            assertThat(limit.alertAt()).isEqualTo(2);
+            assertThat(limit.banFor()).isEqualTo(Duration.ofMinutes(15));
+        });
+    }
+
+    @Test
+    void exhaustUsesUpWhatIsLeftAndRaisesTheAlertOnceAsCallsWould() {
+        this.quotes.quote("alice");
+
+        this.rateLimits.exhaust(QuoteService.QUOTES, "alice");
+
+        assertThat(this.rateLimits.state(QuoteService.QUOTES, "alice").count()).isEqualTo(3);
+        assertThat(this.events.heard()).containsExactly(
+                new RateLimitAlertEvent(QuoteService.QUOTES, "alice", 3, 2, Duration.ofSeconds(60)));
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.quotes.quote("alice"))
+            .satisfies(refused -> assertThat(refused.isBanned()).isTrue());
+    }
+
+    @Test
+    void exhaustingAnExhaustedKeyNeverBansIt() {
+        this.rateLimits.exhaust(QuoteService.QUOTES, "alice");
+        this.rateLimits.exhaust(QuoteService.QUOTES, "alice");
+
+        assertThat(this.rateLimits.isBanned(QuoteService.QUOTES, "alice")).isFalse();
+        assertThat(this.rateLimits.state(QuoteService.QUOTES, "alice").count()).isEqualTo(3);
+    }
+
+    @Test
+    void exhaustUsesUpATokenBucket() {
+        this.rateLimits.exhaust(QuoteService.EXPORTS, "alice");
+
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.quotes.export("alice"));
+        assertThat(this.quotes.export("bob")).isNotEmpty();
+    }
+
+    @Test
+    void banBansTheKeyForTheLimitsBanAndTellsTheApplication() {
+        this.rateLimits.ban(QuoteService.QUOTES, "mallory");
+
+        assertThat(this.rateLimits.state(QuoteService.QUOTES, "mallory").banTimeLeft())
+            .isBetween(Duration.ofMinutes(14), Duration.ofMinutes(15));
+        assertThat(this.events.heard()).contains(new RateLimitBanEvent(QuoteService.QUOTES, "mallory",
+                Duration.ofMinutes(15)));
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.quotes.quote("mallory"))
+            .satisfies(refused -> assertThat(refused.isBanned()).isTrue());
+    }
+
+    @Test
+    void banIsRefusedForALimitWithoutBan() {
+        assertThatIllegalStateException().isThrownBy(() -> this.rateLimits.ban(QuoteService.EXPORTS, "alice"))
+            .withMessageContaining("'exports' has no ban tier");
+    }
+
+    @Test
+    void unknownLimitIdIsRefusedNamingTheDeclaredOnes() {
+        assertThatIllegalArgumentException().isThrownBy(() -> this.rateLimits.exhaust("quote", "alice"))
+            .withMessageContaining("'quote'")
+            .withMessageContaining("[exports, quotes]");
+    }
+
+    @Test
+    void resetForgetsOneKeyAndLeavesTheOthers() {
+        this.rateLimits.ban(QuoteService.QUOTES, "mallory");
+        this.rateLimits.exhaust(QuoteService.QUOTES, "alice");
+
+        this.rateLimits.reset(QuoteService.QUOTES, "mallory");
+
+        assertThat(this.rateLimits.isBanned(QuoteService.QUOTES, "mallory")).isFalse();
+        assertThat(this.quotes.quote("mallory")).isNotEmpty();
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.quotes.quote("alice"));
+    }
+
+}
