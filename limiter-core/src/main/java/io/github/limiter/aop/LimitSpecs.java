@@ -65,15 +65,11 @@ final class LimitSpecs {
     }
 
     private Optional<MethodLimits> resolve(Method method, Class<?> targetClass) {
-        if (!Modifier.isPublic(method.getModifiers()) || Modifier.isStatic(method.getModifiers())
-                || method.getDeclaringClass() == Object.class) {
+        if (!limitable(method)) {
             return Optional.empty();
         }
         Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-        Set<RateLimit> annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(specific, RateLimit.class);
-        if (annotations.isEmpty()) {
-            annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, RateLimit.class);
-        }
+        Set<RateLimit> annotations = annotations(specific, targetClass);
         if (annotations.isEmpty()) {
             return Optional.empty();
         }
@@ -90,6 +86,23 @@ final class LimitSpecs {
         }
         return Optional.of(Fallbacks.limits(List.copyOf(specs), Returns.of(specific, targetClass), annotations,
                 specific, targetClass));
+    }
+
+    /** Whether a method could be limited at all: a public instance method not of {@link Object}. */
+    static boolean limitable(Method method) {
+        return Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())
+                && method.getDeclaringClass() != Object.class;
+    }
+
+    /**
+     * The annotations that limit a method: its own, or else its class's; empty if none.
+     * @param specific the method as declared by, or most specific to, the target class
+     * @param targetClass the user class the method is called on
+     */
+    static Set<RateLimit> annotations(Method specific, Class<?> targetClass) {
+        Set<RateLimit> annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(specific, RateLimit.class);
+        return annotations.isEmpty() ? AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, RateLimit.class)
+                : annotations;
     }
 
 }

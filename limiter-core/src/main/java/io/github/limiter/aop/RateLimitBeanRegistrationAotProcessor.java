@@ -1,7 +1,6 @@
 package io.github.limiter.aop;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -19,7 +18,6 @@ import org.springframework.aot.hint.ReflectionHints;
 import org.springframework.beans.factory.aot.BeanRegistrationAotContribution;
 import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.beans.factory.support.RegisteredBean;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.expression.ParseException;
 import org.springframework.util.ClassUtils;
@@ -52,7 +50,7 @@ final class RateLimitBeanRegistrationAotProcessor implements BeanRegistrationAot
         Set<Method> methods = new LinkedHashSet<>();
         Set<Class<?>> argumentTypes = new LinkedHashSet<>();
         for (Method method : beanClass.getMethods()) {
-            if (!Modifier.isStatic(method.getModifiers()) && method.getDeclaringClass() != Object.class) {
+            if (LimitSpecs.limitable(method)) {
                 collect(AopUtils.getMostSpecificMethod(method, beanClass), beanClass, methods, argumentTypes);
             }
         }
@@ -67,11 +65,7 @@ final class RateLimitBeanRegistrationAotProcessor implements BeanRegistrationAot
     }
 
     private void collect(Method method, Class<?> beanClass, Set<Method> methods, Set<Class<?>> argumentTypes) {
-        // as LimitSpecs finds them at run time
-        Set<RateLimit> annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(method, RateLimit.class);
-        if (annotations.isEmpty()) {
-            annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(beanClass, RateLimit.class);
-        }
+        Set<RateLimit> annotations = LimitSpecs.annotations(method, beanClass);
         if (annotations.isEmpty()) {
             return;
         }
