@@ -137,8 +137,6 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      */
     private static final class RateLimitPointcut extends StaticMethodMatcherPointcut {
 
-        private static final boolean AOT_PROCESSING = Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING);
-
         private final LimitSpecs specs;
 
         RateLimitPointcut(LimitSpecs specs) {
@@ -148,7 +146,8 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
 
         @Override
         public boolean matches(Method method, Class<?> targetClass) {
-            if (AOT_PROCESSING) {
+            // read on each match, not once per class loading: the processor sets it when it starts
+            if (Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)) {
                 return LimitSpecs.limitable(method) && !LimitSpecs.annotations(
                         AopUtils.getMostSpecificMethod(method, targetClass), ClassUtils.getUserClass(targetClass))
                     .isEmpty();
