@@ -36,6 +36,8 @@ class SampleAppAotIntegrationTests {
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
+    private static final String REDIS_SERVER = "limiter.test.redis-server";
+
     private static final String METADATA = "META-INF/native-image/io.github.limiter/limiter-sample-app/"
             + "reachability-metadata.json";
 
@@ -46,8 +48,17 @@ class SampleAppAotIntegrationTests {
         Process app = start(port, log);
         try {
             awaitHealthy(app, new SampleClient(port), log);
-            assertThat(Files.readString(log)).contains("Starting AOT-processed SampleApplication");
+            String started = Files.readString(log);
+            assertThat(started).contains("Starting AOT-processed SampleApplication");
+            String redisServer = System.getProperty(REDIS_SERVER);
+            if (redisServer != null) {
+                assertThat(started).contains("Redis for tests: " + redisServer);
+            }
             walkTheStory(new SampleClient(port));
+        }
+        catch (AssertionError ex) {
+            ex.addSuppressed(new AssertionError("The app's log:\n" + Files.readString(log)));
+            throw ex;
         }
         finally {
             stop(app);
@@ -112,10 +123,10 @@ class SampleAppAotIntegrationTests {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Dspring.aot.enabled=true");
-        // the Redis executable CI chose for this run, as for every other test
-        String redisServer = System.getProperty("limiter.test.redis-server");
+        // the Redis executable chosen for this run (as CI's jobs do), as for every other test
+        String redisServer = System.getProperty(REDIS_SERVER);
         if (redisServer != null) {
-            command.add("-Dlimiter.test.redis-server=" + redisServer);
+            command.add("-D" + REDIS_SERVER + "=" + redisServer);
         }
         command.addAll(List.of("-jar", jar().toString(), "--server.port=" + port, "--spring.main.banner-mode=off"));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
