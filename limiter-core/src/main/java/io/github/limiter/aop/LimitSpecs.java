@@ -20,6 +20,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * Resolves, validates and caches the limit of each method: once per method and target class, so
@@ -42,6 +43,9 @@ final class LimitSpecs {
     // resolves ${...} in the attributes that take placeholders
     private final UnaryOperator<String> placeholders;
 
+    // classes whose methods were checked for limits that could never apply
+    private final Set<Class<?>> checkedClasses = ConcurrentHashMap.newKeySet();
+
     LimitSpecs(KeyExpressions keyExpressions, Supplier<Map<String, LimitPolicy>> policies,
             UnaryOperator<String> placeholders) {
         this.keyExpressions = keyExpressions;
@@ -60,11 +64,35 @@ final class LimitSpecs {
         Optional<MethodLimits> found = (byClass != null) ? byClass.get(type) : null;
         if (found == null) {
             Class<?> userClass = ClassUtils.getUserClass(type);
+            if (this.checkedClasses.add(userClass)) {
+                checkUninterceptable(userClass);
+            }
             found = this.resolved.computeIfAbsent(new MethodClassKey(method, userClass),
                     key -> resolve(method, userClass));
             this.byCall.computeIfAbsent(method, key -> new ConcurrentHashMap<>(4)).put(type, found);
         }
         return found.orElse(null);
+    }
+
+    /**
+     * A {@code @RateLimit} on a private, package-private, protected or static method would never
+     * apply: Spring's proxies call the limit only on public instance methods. Such a limit fails the
+     * start, rather than leaving the method silently unlimited. The whole class is checked on its
+     * first match, since a proxy is decided by the first limited method it finds.
+     */
+    private static void checkUninterceptable(Class<?> userClass) {
+        ReflectionUtils.doWithMethods(userClass, (method) -> {
+            if (!limitable(method) && !method.isBridge() && !method.isSynthetic()
+                    && !AnnotatedElementUtils.findMergedRepeatableAnnotations(method, RateLimit.class).isEmpty()) {
+                String kind = Modifier.isStatic(method.getModifiers()) ? "static"
+                        : Modifier.isPrivate(method.getModifiers()) ? "private"
+                                : Modifier.isProtected(method.getModifiers()) ? "protected" : "package-private";
+                throw new InvalidRateLimitException(userClass, method, "method", kind,
+                        "can never apply: Spring's proxies intercept public instance methods only, so calls to "
+                                + "this method would never be limited; make it public (and call it through the bean, "
+                                + "not from inside its class)", null);
+            }
+        });
     }
 
     /** Returns every limited method resolved so far: the limits of the application's beans. */
@@ -73,15 +101,11 @@ final class LimitSpecs {
     }
 
     private Optional<MethodLimits> resolve(Method method, Class<?> targetClass) {
-        if (!Modifier.isPublic(method.getModifiers()) || Modifier.isStatic(method.getModifiers())
-                || method.getDeclaringClass() == Object.class) {
+        if (!limitable(method)) {
             return Optional.empty();
         }
         Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-        Set<RateLimit> annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(specific, RateLimit.class);
-        if (annotations.isEmpty()) {
-            annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, RateLimit.class);
-        }
+        Set<RateLimit> annotations = annotations(specific, targetClass);
         if (annotations.isEmpty()) {
             return Optional.empty();
         }
@@ -98,6 +122,23 @@ final class LimitSpecs {
         }
         return Optional.of(Fallbacks.limits(List.copyOf(specs), Returns.of(specific, targetClass), annotations,
                 specific, targetClass));
+    }
+
+    /** Whether a method could be limited at all: a public instance method not of {@link Object}. */
+    static boolean limitable(Method method) {
+        return Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())
+                && method.getDeclaringClass() != Object.class;
+    }
+
+    /**
+     * The annotations that limit a method: its own, or else its class's; empty if none.
+     * @param specific the method as declared by, or most specific to, the target class
+     * @param targetClass the user class the method is called on
+     */
+    static Set<RateLimit> annotations(Method specific, Class<?> targetClass) {
+        Set<RateLimit> annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(specific, RateLimit.class);
+        return annotations.isEmpty() ? AnnotatedElementUtils.findMergedRepeatableAnnotations(targetClass, RateLimit.class)
+                : annotations;
     }
 
 }

@@ -18,10 +18,13 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
 
 /**
  * The advisor that applies {@link RateLimit @RateLimit} to Spring beans. Any auto-proxy creator in
@@ -175,6 +178,12 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
 
     }
 
+    /**
+     * Matches limited methods, resolving and validating their limits. While an application is
+     * processed ahead of time, it only tells which methods are limited, for the proxy classes to
+     * generate: the advisor is created then before configuration properties are bound, so that the
+     * policies are not known; the limits are resolved when the processed application starts.
+     */
     private static final class RateLimitPointcut extends StaticMethodMatcherPointcut {
 
         private final LimitSpecs specs;
@@ -186,6 +195,12 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
 
         @Override
         public boolean matches(Method method, Class<?> targetClass) {
+            // read on each match, not once per class loading: the processor sets it when it starts
+            if (Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)) {
+                return LimitSpecs.limitable(method) && !LimitSpecs.annotations(
+                        AopUtils.getMostSpecificMethod(method, targetClass), ClassUtils.getUserClass(targetClass))
+                    .isEmpty();
+            }
             return this.specs.find(method, targetClass) != null;
         }
 

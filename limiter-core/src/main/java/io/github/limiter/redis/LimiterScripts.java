@@ -20,7 +20,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class LimiterScripts {
 
-    private static final String LOCATION = "META-INF/limiter/scripts/";
+    static final String LOCATION = "META-INF/limiter/scripts/";
 
     // what decides: shared helpers, the fast path, one file per algorithm, and the general path
     private static final List<String> PARTS = List.of("common.lua", "fixed_window_fast.lua", "fixed_window.lua",

@@ -240,6 +240,15 @@ class RateLimitAdvisorIntegrationTests {
     }
 
     @Test
+    void aLimitOnAMethodNoProxyCanInterceptFailsTheStartEvenBesideAPublicLimitedMethod() {
+        assertStartFails(PrivateLimit.class, "method", "PrivateLimit.helper(String)",
+                "method = 'private' can never apply: Spring's proxies intercept public instance methods only");
+        assertStartFails(ProtectedLimit.class, "method", "ProtectedLimit.call(String)",
+                "method = 'protected' can never apply");
+        assertStartFails(StaticLimit.class, "method", "StaticLimit.call(String)", "method = 'static' can never apply");
+    }
+
+    @Test
     void invalidNameFailsTheStart() {
         assertStartFails(BadName.class, "name", "BadName.call()", "name = 'a:b' must not contain");
     }
@@ -629,6 +638,35 @@ class RateLimitAdvisorIntegrationTests {
         @RateLimit(name = "${answers.name}", key = "#user", window = "${answers.window}", max = 20, alertAt = 10,
                 banFor = "${answers.ban:1m}")
         public void answer(String user) {
+        }
+
+    }
+
+    static class PrivateLimit {
+
+        @RateLimit(key = "#user", window = "1m", max = 5)
+        public void call(String user) {
+            helper(user);
+        }
+
+        @RateLimit(key = "#user", window = "1m", max = 1)
+        private void helper(String user) {
+        }
+
+    }
+
+    static class ProtectedLimit {
+
+        @RateLimit(key = "#user", window = "1m", max = 1)
+        protected void call(String user) {
+        }
+
+    }
+
+    static class StaticLimit {
+
+        @RateLimit(key = "#user", window = "1m", max = 1)
+        public static void call(String user) {
         }
 
     }

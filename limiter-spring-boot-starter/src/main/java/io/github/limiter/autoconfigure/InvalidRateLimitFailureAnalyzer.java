@@ -12,9 +12,10 @@ class InvalidRateLimitFailureAnalyzer extends AbstractFailureAnalyzer<InvalidRat
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, InvalidRateLimitException cause) {
-        return new FailureAnalysis(cause.getMessage(),
-                "Correct the '" + cause.getAttribute() + "' attribute of the @RateLimit annotation named above.",
-                cause);
+        String action = cause.getAttribute().equals("method")
+                ? "Make the method named above public, or put its @RateLimit on a public method of the bean."
+                : "Correct the '" + cause.getAttribute() + "' attribute of the @RateLimit annotation named above.";
+        return new FailureAnalysis(cause.getMessage(), action, cause);
     }
 
 }

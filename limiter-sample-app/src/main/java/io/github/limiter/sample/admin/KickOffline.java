@@ -10,6 +10,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.dao.DataAccessException;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.session.Session;
+import org.springframework.session.data.redis.RedisIndexedSessionRepository;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,7 +26,10 @@ class KickOffline {
 
     private final FindByIndexNameSessionRepository<? extends Session> sessions;
 
-    KickOffline(FindByIndexNameSessionRepository<? extends Session> sessions) {
+    // the concrete type: AOT-processed, the sessionRepository bean's type comes from the bridge method
+    // of Spring Session's generic @Bean method (a SessionRepository<?>), which no generic
+    // FindByIndexNameSessionRepository<...> dependency matches
+    KickOffline(RedisIndexedSessionRepository sessions) {
         this.sessions = sessions;
     }
 

@@ -2,8 +2,11 @@ package io.github.limiter.sample.answers;
 
 import io.github.limiter.annotation.RateLimit;
 
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.annotation.RegisterReflection;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetails;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -29,6 +32,9 @@ public class AnswerController {
 
     @GetMapping("/questions/{questionId}/answer")
     @RateLimit(name = LIMIT_ID, policy = "answers", key = "#user.username")
+    // for a native image: the key reads getUsername() of the principal's class, which the limiter
+    // cannot know from the declared UserDetails
+    @RegisterReflection(classes = User.class, memberCategories = MemberCategory.INVOKE_PUBLIC_METHODS)
     public Answer answer(@PathVariable long questionId, @AuthenticationPrincipal UserDetails user) {
         return this.answers.find(questionId)
             .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "No question " + questionId));

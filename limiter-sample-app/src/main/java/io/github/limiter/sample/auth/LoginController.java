@@ -24,6 +24,7 @@ import org.springframework.security.core.context.SecurityContextImpl;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.session.Session;
+import org.springframework.session.data.redis.RedisIndexedSessionRepository;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -43,8 +44,9 @@ class LoginController {
 
     private final RateLimiter rateLimiter;
 
-    LoginController(AuthenticationManager authenticationManager,
-            FindByIndexNameSessionRepository<? extends Session> sessions, RateLimiter rateLimiter) {
+    // the concrete type, as KickOffline's: the generic interface does not match once AOT-processed
+    LoginController(AuthenticationManager authenticationManager, RedisIndexedSessionRepository sessions,
+            RateLimiter rateLimiter) {
         this.authenticationManager = authenticationManager;
         this.sessions = sessions;
         this.rateLimiter = rateLimiter;
