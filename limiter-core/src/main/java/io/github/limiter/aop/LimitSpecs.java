@@ -67,9 +67,16 @@ final class LimitSpecs {
             if (this.checkedClasses.add(userClass)) {
                 checkUninterceptable(userClass);
             }
-            found = this.resolved.computeIfAbsent(new MethodClassKey(method, userClass),
-                    key -> resolve(method, userClass));
-            this.byCall.computeIfAbsent(method, key -> new ConcurrentHashMap<>(4)).put(type, found);
+            MethodClassKey key = new MethodClassKey(method, userClass);
+            found = this.resolved.get(key);
+            if (found == null) {
+                // not inside computeIfAbsent: resolving may create the beans the policies come from,
+                // whose own methods are matched, and so resolved, meanwhile
+                Optional<MethodLimits> resolved = resolve(method, userClass);
+                Optional<MethodLimits> raced = this.resolved.putIfAbsent(key, resolved);
+                found = (raced != null) ? raced : resolved;
+            }
+            this.byCall.computeIfAbsent(method, (unused) -> new ConcurrentHashMap<>(4)).put(type, found);
         }
         return found.orElse(null);
     }

@@ -26,7 +26,7 @@ class InvalidRateLimitFailureAnalyzerTests {
         assertThat(analysis).isNotNull();
         assertThat(analysis.getDescription()).isEqualTo("Invalid @RateLimit on "
                 + BadService.class.getName() + ".answer(long, String): window = '1 minute' is not a duration; "
-                + "use a number with ms, s, m, h or d (500ms, 60s, 1m, 2h) or an ISO-8601 duration (PT1M)");
+                + "use a number with a unit (500ms, 60s, 1m, 2h, 1d), units together (1h30m) or an ISO-8601 duration (PT1M)");
         assertThat(analysis.getAction()).contains("'window' attribute");
     }
 
