@@ -3,6 +3,7 @@ package io.github.limiter.aop;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -58,19 +59,41 @@ final class AnnotationResolution {
 
     private final String policyName;
 
+    // for a policy chosen per call: the policy of this variant, which its limit id ends with
+    private final @Nullable String chosenPolicy;
+
+    private final @Nullable String defaultPolicy;
+
+    private final UnaryOperator<String> placeholders;
+
     AnnotationResolution(RateLimit annotation, Method method, Class<?> targetClass, int position,
             KeyExpressions keyExpressions, Map<String, LimitPolicy> policies, UnaryOperator<String> placeholders) {
+        this(annotation, method, targetClass, position, keyExpressions, policies, placeholders, null, null);
+    }
+
+    AnnotationResolution(RateLimit annotation, Method method, Class<?> targetClass, int position,
+            KeyExpressions keyExpressions, Map<String, LimitPolicy> policies, UnaryOperator<String> placeholders,
+            @Nullable String defaultPolicy) {
+        this(annotation, method, targetClass, position, keyExpressions, policies, placeholders, null, defaultPolicy);
+    }
+
+    private AnnotationResolution(RateLimit annotation, Method method, Class<?> targetClass, int position,
+            KeyExpressions keyExpressions, Map<String, LimitPolicy> policies, UnaryOperator<String> placeholders,
+            @Nullable String chosenPolicy, @Nullable String defaultPolicy) {
         this.keyExpressions = keyExpressions;
         this.policies = policies;
         this.annotation = annotation;
         this.method = method;
         this.targetClass = targetClass;
         this.position = position;
+        this.placeholders = placeholders;
+        this.chosenPolicy = chosenPolicy;
+        this.defaultPolicy = defaultPolicy;
         this.name = resolve("name", annotation.name(), placeholders);
         this.window = resolve("window", annotation.window(), placeholders);
         this.banFor = resolve("banFor", annotation.banFor(), placeholders);
-        this.policyName = resolve("policy", annotation.policy(), placeholders);
-        this.policy = policy();
+        this.policyName = (chosenPolicy != null) ? chosenPolicy : resolve("policy", annotation.policy(), placeholders);
+        this.policy = PolicyChoice.isChoice(this.policyName) ? NO_POLICY : policy();
     }
 
     private String resolve(String attribute, String text, UnaryOperator<String> placeholders) {
@@ -94,10 +117,16 @@ final class AnnotationResolution {
     }
 
     LimitSpec spec() {
+        if (PolicyChoice.isChoice(this.policyName)) {
+            return chosen();
+        }
         String limitId = this.name.isEmpty()
                 ? this.targetClass.getSimpleName() + "." + this.method.getName()
                         + ((this.position > 1) ? "-" + this.position : "")
                 : this.name;
+        if (this.chosenPolicy != null) {
+            limitId = limitId + "." + this.chosenPolicy;
+        }
         String idProblem = LimitIds.problemWith(limitId);
         if (idProblem != null) {
             throw invalid("name", limitId, idProblem);
@@ -122,6 +151,39 @@ final class AnnotationResolution {
         Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
         return new LimitSpec(limitId, key(), cost(max), limit, this.targetClass.getSimpleName() + "."
                 + this.method.getName() + "(" + simpleNames(this.method.getParameterTypes()) + ")", onFailure());
+    }
+
+    /**
+     * A policy chosen per call, {@code policy = "#{#user.plan}"}: one limit per configured policy,
+     * each checked now and counted under its own id ({@code <name>.<policy>}), so plans never share
+     * a count; each call takes the one its expression names.
+     */
+    private LimitSpec chosen() {
+        String text = this.policyName;
+        String expression = PolicyChoice.expression(text);
+        KeyExpression choice;
+        try {
+            choice = this.keyExpressions.parse(expression, this.method);
+        }
+        catch (ParseException ex) {
+            throw new InvalidRateLimitException(this.targetClass, this.method, "policy", text,
+                    "is not a valid SpEL expression: " + ex.getMessage(), ex);
+        }
+        checkVariables("policy", text, expression);
+        if (this.policies.isEmpty()) {
+            throw invalid("policy", text, "chooses a policy per call, but no policy is defined (limiter.policies.<name>)");
+        }
+        if (this.defaultPolicy != null && !this.policies.containsKey(this.defaultPolicy)) {
+            throw invalid("policy", text, "falls back to limiter.default-policy '" + this.defaultPolicy
+                    + "', which is not defined; defined policies: " + new TreeSet<>(this.policies.keySet()));
+        }
+        Map<String, LimitSpec> byPolicy = new LinkedHashMap<>();
+        for (String policyName : this.policies.keySet()) {
+            byPolicy.put(policyName, new AnnotationResolution(this.annotation, this.method, this.targetClass,
+                    this.position, this.keyExpressions, this.policies, this.placeholders, policyName, null).spec());
+        }
+        LimitSpec first = byPolicy.values().iterator().next();
+        return first.choosing(new PolicyChoice(text, choice, byPolicy, this.defaultPolicy));
     }
 
     private @Nullable OnFailure onFailure() {
@@ -164,7 +226,7 @@ final class AnnotationResolution {
             throw new InvalidRateLimitException(this.targetClass, this.method, "cost", text,
                     "is neither a whole number nor a valid SpEL expression: " + ex.getMessage(), ex);
         }
-        checkVariables("cost", text);
+        checkVariables("cost", text, text);
         if (cost instanceof CostExpression.Literal literal && (literal.cost() < 0 || literal.cost() > max)) {
             throw invalid("cost", text, "must be from 0 to max (" + max + "): a call that takes more than max "
                     + "could never pass");
@@ -202,16 +264,16 @@ final class AnnotationResolution {
             throw new InvalidRateLimitException(this.targetClass, this.method, "key", this.annotation.key(),
                     "is not a valid SpEL expression: " + ex.getMessage(), ex);
         }
-        checkVariables("key", this.annotation.key());
+        checkVariables("key", this.annotation.key(), this.annotation.key());
         return key;
     }
 
     /** A variable that names no parameter would read null on every call: fail the start instead. */
-    private void checkVariables(String attribute, String text) {
-        List<String> unknown = this.keyExpressions.unknownVariables(text, this.method);
+    private void checkVariables(String attribute, String value, String expression) {
+        List<String> unknown = this.keyExpressions.unknownVariables(expression, this.method);
         if (!unknown.isEmpty()) {
             String names = unknown.stream().map((name) -> "#" + name).collect(Collectors.joining(", "));
-            throw invalid(attribute, text, "reads " + names + ", which " + ((unknown.size() == 1) ? "is" : "are")
+            throw invalid(attribute, value, "reads " + names + ", which " + ((unknown.size() == 1) ? "is" : "are")
                     + " neither a parameter of the method nor a variable the limiter provides: "
                     + this.keyExpressions.describeVariables(this.method));
         }
@@ -245,7 +307,9 @@ final class AnnotationResolution {
     }
 
     private InvalidRateLimitException invalid(String attribute, String value, String problem) {
-        return new InvalidRateLimitException(this.targetClass, this.method, attribute, value, problem, null);
+        String chosen = (this.chosenPolicy != null) ? " (under policy '" + this.chosenPolicy + "', which '"
+                + this.annotation.policy() + "' can choose)" : "";
+        return new InvalidRateLimitException(this.targetClass, this.method, attribute, value, problem + chosen, null);
     }
 
     /** The simple names of parameter types, as messages and descriptions list them. */

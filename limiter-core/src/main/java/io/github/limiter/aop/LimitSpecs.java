@@ -38,7 +38,7 @@ final class LimitSpecs {
     private final KeyExpressions keyExpressions;
 
     // read when the first annotation is found, not when the advisor is created
-    private final Supplier<Map<String, LimitPolicy>> policies;
+    private final Supplier<RateLimitAdvisor.Settings> settings;
 
     // resolves ${...} in the attributes that take placeholders
     private final UnaryOperator<String> placeholders;
@@ -46,10 +46,10 @@ final class LimitSpecs {
     // classes whose methods were checked for limits that could never apply
     private final Set<Class<?>> checkedClasses = ConcurrentHashMap.newKeySet();
 
-    LimitSpecs(KeyExpressions keyExpressions, Supplier<Map<String, LimitPolicy>> policies,
+    LimitSpecs(KeyExpressions keyExpressions, Supplier<RateLimitAdvisor.Settings> settings,
             UnaryOperator<String> placeholders) {
         this.keyExpressions = keyExpressions;
-        this.policies = policies;
+        this.settings = settings;
         this.placeholders = placeholders;
     }
 
@@ -120,7 +120,8 @@ final class LimitSpecs {
         Set<String> limitIds = new HashSet<>();
         for (RateLimit annotation : annotations) {
             LimitSpec spec = new AnnotationResolution(annotation, specific, targetClass, specs.size() + 1,
-                    this.keyExpressions, this.policies.get(), this.placeholders).spec();
+                    this.keyExpressions, this.settings.get().policies(), this.placeholders,
+                    this.settings.get().defaultPolicy()).spec();
             if (!limitIds.add(spec.limitId())) {
                 throw new InvalidRateLimitException(targetClass, specific, "name", spec.limitId(),
                         "names two limits of the same method; give each its own name", null);

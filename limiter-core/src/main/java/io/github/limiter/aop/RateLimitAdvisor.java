@@ -102,7 +102,7 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
         Supplier<Settings> once = memoize(settings);
         UnaryOperator<String> placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
                 ? configurable::resolveEmbeddedValue : UnaryOperator.identity();
-        this.specs = new LimitSpecs(new KeyExpressions(beanFactory), () -> once.get().policies(), placeholders);
+        this.specs = new LimitSpecs(new KeyExpressions(beanFactory), once, placeholders);
         // the RateLimitListener beans hear of limits skipped for a blank key; looked up on the first skip
         Supplier<List<RateLimitListener>> listeners = memoize(() -> (beanFactory != null)
                 ? beanFactory.getBeanProvider(RateLimitListener.class).orderedStream().toList() : List.of());
@@ -120,7 +120,7 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
         return this.specs.resolved()
             .stream()
             .flatMap(limits -> limits.specs().stream())
-            .map(LimitSpec::describe)
+            .flatMap(spec -> spec.describe().stream())
             .distinct()
             .sorted(Comparator.comparing(LimitDescription::limitId))
             .toList();
@@ -160,20 +160,34 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      * @param policies the named policies for {@code @RateLimit(policy = "...")}
      * @param blankKey what a call whose key evaluates to nothing gets
      * @param onFailure what a limited call gets while Redis cannot decide, unless its limit says
+     * @param defaultPolicy the policy of a call whose {@code policy = "#{...}"} names none, or
+     * {@code null} to refuse such a call with an {@link IllegalStateException}
      * @since 0.1.0
      */
-    public record Settings(Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure) {
+    public record Settings(Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure,
+            @Nullable String defaultPolicy) {
 
         /**
          * Creates the settings.
          * @param policies the named policies for {@code @RateLimit(policy = "...")}
          * @param blankKey what a call whose key evaluates to nothing gets
          * @param onFailure what a limited call gets while Redis cannot decide, unless its limit says
+         * @param defaultPolicy the policy of a call whose chosen policy is not defined, or {@code null}
          */
         public Settings {
             policies = Map.copyOf(policies);
             Objects.requireNonNull(blankKey, "blankKey must not be null");
             Objects.requireNonNull(onFailure, "onFailure must not be null");
+        }
+
+        /**
+         * Creates the settings with no default policy.
+         * @param policies the named policies for {@code @RateLimit(policy = "...")}
+         * @param blankKey what a call whose key evaluates to nothing gets
+         * @param onFailure what a limited call gets while Redis cannot decide, unless its limit says
+         */
+        public Settings(Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure) {
+            this(policies, blankKey, onFailure, null);
         }
 
     }

@@ -101,7 +101,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
 
     private List<LimitRequest> requests(MethodLimits limits, Method method, @Nullable Object[] args) {
         List<LimitRequest> requests = new ArrayList<>(limits.specs().size());
-        for (LimitSpec spec : limits.specs()) {
+        for (LimitSpec declared : limits.specs()) {
+            LimitSpec spec = declared.forCall(method, args);
             String key = spec.key().resolve(method, args);
             if (key == null) {
                 if (this.settings.get().blankKey() == BlankKey.SKIP) {

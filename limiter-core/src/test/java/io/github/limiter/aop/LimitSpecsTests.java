@@ -6,6 +6,7 @@ import java.util.function.UnaryOperator;
 
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.key.KeyExpression;
+import io.github.limiter.OnFailure;
 import io.github.limiter.key.KeyExpressions;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class LimitSpecsTests {
 
-    private final LimitSpecs specs = new LimitSpecs(new KeyExpressions(null), Map::of, UnaryOperator.identity());
+    private final LimitSpecs specs = new LimitSpecs(new KeyExpressions(null),
+            () -> new RateLimitAdvisor.Settings(Map.of(), BlankKey.REJECT, OnFailure.ALLOW), UnaryOperator.identity());
 
     @Test
     void everyCallFindsTheLimitResolvedAndParsedAtTheFirst() throws NoSuchMethodException {

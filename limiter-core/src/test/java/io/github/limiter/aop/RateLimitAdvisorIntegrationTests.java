@@ -3,6 +3,7 @@ package io.github.limiter.aop;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -21,6 +22,7 @@ import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -52,6 +54,8 @@ class RateLimitAdvisorIntegrationTests {
     private BlankKey blankKey = BlankKey.REJECT;
 
     private Map<String, Object> properties = Map.of();
+
+    private @Nullable String defaultPolicy;
 
     private Map<String, LimitPolicy> policies = Map.of("answers",
             new LimitPolicy(null, Duration.ofMinutes(1), 20L, 10L, Duration.ofMinutes(15)), "relaxed",
@@ -246,6 +250,83 @@ class RateLimitAdvisorIntegrationTests {
         assertStartFails(ProtectedLimit.class, "method", "ProtectedLimit.call(String)",
                 "method = 'protected' can never apply");
         assertStartFails(StaticLimit.class, "method", "StaticLimit.call(String)", "method = 'static' can never apply");
+    }
+
+    @Test
+    void aPolicyChosenPerCallGivesEachPlanItsLimitAndItsOwnCount() {
+        this.policies = PLANS;
+        AnnotationConfigApplicationContext context = start(Plans.class);
+        Plans plans = context.getBean(Plans.class);
+        Reader free = new Reader("ann", "free");
+        Reader pro = new Reader("bo", "pro");
+        for (int call = 0; call < 2; call++) {
+            plans.read(free);
+        }
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> plans.read(free))
+            .satisfies((ex) -> assertThat(ex.getLimitId()).isEqualTo("reads.free"));
+        for (int call = 0; call < 5; call++) {
+            plans.read(pro);
+        }
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> plans.read(pro))
+            .satisfies((ex) -> assertThat(ex.getLimitId()).isEqualTo("reads.pro"));
+        assertThat(context.getBean(RateLimitAdvisor.class).limits()).extracting(LimitDescription::limitId)
+            .containsExactly("reads.free", "reads.pro");
+        assertThat(redis.hasKey(this.prefix + "{reads.free:ann}")).isTrue();
+        assertThat(redis.hasKey(this.prefix + "{reads.pro:bo}")).isTrue();
+    }
+
+    @Test
+    void aReaderWhoUpgradesMidWindowGetsTheNewPlansLimitWithAFreshCount() {
+        this.policies = PLANS;
+        Plans plans = start(Plans.class).getBean(Plans.class);
+        for (int call = 0; call < 2; call++) {
+            plans.read(new Reader("ann", "free"));
+        }
+        assertThatExceptionOfType(RateLimitExceededException.class)
+            .isThrownBy(() -> plans.read(new Reader("ann", "free")));
+        for (int call = 0; call < 5; call++) {
+            plans.read(new Reader("ann", "pro"));
+        }
+        assertThatExceptionOfType(RateLimitExceededException.class)
+            .isThrownBy(() -> plans.read(new Reader("ann", "pro")));
+        assertThat(plans.calls()).as("2 on free, then pro's 5: the free count is not carried over").isEqualTo(7);
+    }
+
+    @Test
+    void aPlanThatNamesNoPolicyIsRefusedWithTheDefinedOnesOrTakesTheDefaultPolicy() {
+        this.policies = PLANS;
+        Plans plans = start(Plans.class).getBean(Plans.class);
+        assertThatIllegalStateException().isThrownBy(() -> plans.read(new Reader("cy", "gold")))
+            .withMessage("Rate limit policy '#{#reader.plan}' of Plans.read(Reader) chose 'gold', which is no policy; "
+                    + "defined policies: [free, pro]. The call is refused; limiter.default-policy names a policy for "
+                    + "such calls");
+        assertThatIllegalStateException().isThrownBy(() -> plans.read(new Reader("cy", null)))
+            .withMessageContaining("chose nothing (null or blank)");
+        assertThat(plans.calls()).isZero();
+
+        this.context.close();
+        this.defaultPolicy = "free";
+        Plans withDefault = start(Plans.class).getBean(Plans.class);
+        for (int call = 0; call < 2; call++) {
+            withDefault.read(new Reader("cy", "gold"));
+        }
+        assertThatExceptionOfType(RateLimitExceededException.class)
+            .isThrownBy(() -> withDefault.read(new Reader("cy", "gold")))
+            .satisfies((ex) -> assertThat(ex.getLimitId()).isEqualTo("reads.free"));
+    }
+
+    @Test
+    void everyPolicyAPerCallChoiceCanNameIsCheckedAtStart() {
+        this.policies = Map.of("free", new LimitPolicy(null, Duration.ofMinutes(1), 2L, null, null), "pro",
+                new LimitPolicy(null, Duration.ofMinutes(1), 5L, null, null));
+        assertStartFails(PlansWithAlerts.class, "alertAt", "PlansWithAlerts.read(Reader)",
+                "alertAt = '3' must be less than max (2): the alert is for calls that are still allowed (under policy "
+                        + "'free', which '#{#reader.plan}' can choose)");
+        assertStartFails(PlansMistyped.class, "policy", "PlansMistyped.read(Reader)",
+                "policy = '#{#user.plan}' reads #user, which is neither a parameter");
+        this.defaultPolicy = "gold";
+        assertStartFails(Plans.class, "policy", "Plans.read(Reader)",
+                "falls back to limiter.default-policy 'gold', which is not defined");
     }
 
     @Test
@@ -451,6 +532,7 @@ class RateLimitAdvisorIntegrationTests {
         context.getBeanFactory().registerSingleton("rateLimiter", new RedisRateLimiter(redis, this.prefix, List.of()));
         context.getBeanFactory().registerSingleton("policies", this.policies);
         context.getBeanFactory().registerSingleton("blankKey", this.blankKey);
+        context.getBeanFactory().registerSingleton("defaultPolicy", Optional.ofNullable(this.defaultPolicy));
         context.register(AdvisorConfig.class);
         context.registerBean("tenant", Tenant.class);
         context.register(beans);
@@ -471,8 +553,9 @@ class RateLimitAdvisorIntegrationTests {
         @SuppressWarnings("unchecked")
         static RateLimitAdvisor rateLimitAdvisor(BeanFactory beanFactory) {
             return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory,
-                    (Map<String, LimitPolicy>) beanFactory.getBean("policies"), beanFactory.getBean(BlankKey.class),
-                    OnFailure.ALLOW);
+                    () -> new RateLimitAdvisor.Settings((Map<String, LimitPolicy>) beanFactory.getBean("policies"),
+                            beanFactory.getBean(BlankKey.class), OnFailure.ALLOW,
+                            ((Optional<String>) beanFactory.getBean("defaultPolicy")).orElse(null)));
         }
 
     }
@@ -667,6 +750,44 @@ class RateLimitAdvisorIntegrationTests {
 
         @RateLimit(key = "#user", window = "1m", max = 1)
         public static void call(String user) {
+        }
+
+    }
+
+    static final Map<String, LimitPolicy> PLANS = Map.of("free",
+            new LimitPolicy(null, Duration.ofMinutes(1), 2L, null, null), "pro",
+            new LimitPolicy(null, Duration.ofMinutes(1), 5L, null, null));
+
+    record Reader(String id, @Nullable String plan) {
+    }
+
+    static class Plans {
+
+        private int calls;
+
+        @RateLimit(name = "reads", policy = "#{#reader.plan}", key = "#reader.id")
+        public void read(Reader reader) {
+            this.calls++;
+        }
+
+        int calls() {
+            return this.calls;
+        }
+
+    }
+
+    static class PlansWithAlerts {
+
+        @RateLimit(name = "reads", policy = "#{#reader.plan}", key = "#reader.id", alertAt = 3)
+        public void read(Reader reader) {
+        }
+
+    }
+
+    static class PlansMistyped {
+
+        @RateLimit(name = "reads", policy = "#{#user.plan}", key = "#reader.id")
+        public void read(Reader reader) {
         }
 
     }

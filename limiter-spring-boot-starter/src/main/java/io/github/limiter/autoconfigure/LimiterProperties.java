@@ -3,6 +3,7 @@ package io.github.limiter.autoconfigure;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeSet;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
@@ -42,6 +43,12 @@ public class LimiterProperties implements Validator {
      * with an IllegalStateException, or skip the limit for that call.
      */
     private BlankKey blankKey = BlankKey.REJECT;
+
+    /**
+     * The policy of a call whose @RateLimit(policy = "#{...}") names no defined policy (an unknown
+     * or missing plan, say). Not set: such a call is refused with an IllegalStateException.
+     */
+    private @Nullable String defaultPolicy;
 
     /**
      * Named policies, used as @RateLimit(policy = "<name>"), each with: algorithm (fixed-window,
@@ -120,6 +127,22 @@ public class LimiterProperties implements Validator {
     }
 
     /**
+     * Returns the policy of calls whose chosen policy is not defined.
+     * @return the policy's name, or {@code null} to refuse such calls
+     */
+    public @Nullable String getDefaultPolicy() {
+        return this.defaultPolicy;
+    }
+
+    /**
+     * Sets the policy of calls whose chosen policy is not defined.
+     * @param defaultPolicy the policy's name, or {@code null} to refuse such calls
+     */
+    public void setDefaultPolicy(@Nullable String defaultPolicy) {
+        this.defaultPolicy = defaultPolicy;
+    }
+
+    /**
      * Returns the named policies.
      * @return the policies by name
      */
@@ -174,6 +197,10 @@ public class LimiterProperties implements Validator {
                         + " = '" + problem.value() + "' " + problem.message());
             }
         });
+        if (properties.defaultPolicy != null && !properties.policies.containsKey(properties.defaultPolicy)) {
+            errors.reject("limiter.default-policy", "limiter.default-policy = '" + properties.defaultPolicy
+                    + "' is not a policy; defined policies: " + new TreeSet<>(properties.policies.keySet()));
+        }
         rejectUnlessPositive(errors, "limiter.redis.timeout", properties.redis.timeout);
         rejectUnlessPositive(errors, "limiter.redis.connect-timeout", properties.redis.connectTimeout);
         rejectUnlessPositive(errors, "limiter.redis.max-reconnect-delay", properties.redis.maxReconnectDelay);

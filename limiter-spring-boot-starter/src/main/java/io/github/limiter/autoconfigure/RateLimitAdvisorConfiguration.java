@@ -44,7 +44,7 @@ class RateLimitAdvisorConfiguration {
 
     private static RateLimitAdvisor.Settings settings(LimiterProperties properties) {
         return new RateLimitAdvisor.Settings(policies(properties), properties.getBlankKey(),
-                properties.getRedis().getOnFailure());
+                properties.getRedis().getOnFailure(), properties.getDefaultPolicy());
     }
 
     private static Map<String, LimitPolicy> policies(LimiterProperties properties) {

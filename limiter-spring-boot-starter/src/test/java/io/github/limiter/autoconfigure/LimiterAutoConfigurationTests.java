@@ -72,6 +72,15 @@ class LimiterAutoConfigurationTests {
     }
 
     @Test
+    void refusesADefaultPolicyThatIsNotDefined() {
+        this.runner.withPropertyValues("limiter.policies.free.window=1m", "limiter.policies.free.max=2",
+                "limiter.default-policy=gold")
+            .run(context -> assertThat(context).getFailure()
+                .rootCause()
+                .hasMessageContaining("limiter.default-policy = 'gold' is not a policy; defined policies: [free]"));
+    }
+
+    @Test
     void providesAReactiveRateLimiterWhereReactorIsPresent() {
         this.runner.run(context -> assertThat(context).hasSingleBean(ReactiveRateLimiter.class));
         this.runner.withClassLoader(new FilteredClassLoader("reactor.core.publisher"))

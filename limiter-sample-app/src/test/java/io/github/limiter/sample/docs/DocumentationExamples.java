@@ -139,6 +139,19 @@ final class DocumentationExamples {
 
     }
 
+    /** docs/plans.md, a policy per plan. */
+    static class PlanReads {
+
+        @RateLimit(name = "reads", policy = "#{#user.plan}", key = "#user.id")
+        public String read(Customer user) {
+            return user.id();
+        }
+
+        record Customer(String id, String plan) {
+        }
+
+    }
+
     /** docs/tiers.md, the tiers on the annotation. */
     static class Tiers {
 
