@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
@@ -161,15 +162,8 @@ final class AnnotationResolution {
     private LimitSpec chosen() {
         String text = this.policyName;
         String expression = PolicyChoice.expression(text);
-        KeyExpression choice;
-        try {
-            choice = this.keyExpressions.parse(expression, this.method);
-        }
-        catch (ParseException ex) {
-            throw new InvalidRateLimitException(this.targetClass, this.method, "policy", text,
-                    "is not a valid SpEL expression: " + ex.getMessage(), ex);
-        }
-        checkVariables("policy", text, expression);
+        KeyExpression choice = parsed("policy", text, expression, this.keyExpressions::parse,
+                "is not a valid SpEL expression: ");
         if (this.policies.isEmpty()) {
             throw invalid("policy", text, "chooses a policy per call, but no policy is defined (limiter.policies.<name>)");
         }
@@ -218,15 +212,8 @@ final class AnnotationResolution {
 
     private CostExpression cost(long max) {
         String text = this.annotation.cost();
-        CostExpression cost;
-        try {
-            cost = this.keyExpressions.parseCost(text, this.method);
-        }
-        catch (ParseException ex) {
-            throw new InvalidRateLimitException(this.targetClass, this.method, "cost", text,
-                    "is neither a whole number nor a valid SpEL expression: " + ex.getMessage(), ex);
-        }
-        checkVariables("cost", text, text);
+        CostExpression cost = parsed("cost", text, text, this.keyExpressions::parseCost,
+                "is neither a whole number nor a valid SpEL expression: ");
         if (cost instanceof CostExpression.Literal literal && (literal.cost() < 0 || literal.cost() > max)) {
             throw invalid("cost", text, "must be from 0 to max (" + max + "): a call that takes more than max "
                     + "could never pass");
@@ -256,16 +243,23 @@ final class AnnotationResolution {
     }
 
     private KeyExpression key() {
-        KeyExpression key;
+        String text = this.annotation.key();
+        return parsed("key", text, text, this.keyExpressions::parse, "is not a valid SpEL expression: ");
+    }
+
+    /** Parses an attribute's expression and checks the variables it reads. */
+    private <T> T parsed(String attribute, String value, String expression, BiFunction<String, Method, T> parser,
+            String invalidSyntax) {
+        T parsed;
         try {
-            key = this.keyExpressions.parse(this.annotation.key(), this.method);
+            parsed = parser.apply(expression, this.method);
         }
         catch (ParseException ex) {
-            throw new InvalidRateLimitException(this.targetClass, this.method, "key", this.annotation.key(),
-                    "is not a valid SpEL expression: " + ex.getMessage(), ex);
+            throw new InvalidRateLimitException(this.targetClass, this.method, attribute, value,
+                    invalidSyntax + ex.getMessage(), ex);
         }
-        checkVariables("key", this.annotation.key(), this.annotation.key());
-        return key;
+        checkVariables(attribute, value, expression);
+        return parsed;
     }
 
     /** A variable that names no parameter would read null on every call: fail the start instead. */
