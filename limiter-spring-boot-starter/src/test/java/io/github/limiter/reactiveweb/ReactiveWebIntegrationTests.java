@@ -196,12 +196,35 @@ class ReactiveWebIntegrationTests {
     }
 
     private static HttpResponse<String> get(String server, String path) {
+        // A request seen once in a while to go unanswered for 10 s (only in this BlockHound JVM):
+        // if one takes 5 s, every thread's stack goes to the test's output, to find where it waits.
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(5000);
+            }
+            catch (InterruptedException ex) {
+                return;
+            }
+            StringBuilder dump = new StringBuilder("GET " + path + " unanswered after 5 s; threads:\n");
+            Thread.getAllStackTraces().forEach((thread, stack) -> {
+                dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+                for (StackTraceElement element : stack) {
+                    dump.append("\tat ").append(element).append('\n');
+                }
+            });
+            System.out.println(dump);
+        }, "slow-request-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
         try {
             return http.send(HttpRequest.newBuilder(URI.create(server + path)).timeout(Duration.ofSeconds(10)).build(),
                     HttpResponse.BodyHandlers.ofString());
         }
         catch (Exception ex) {
             throw new IllegalStateException(ex);
+        }
+        finally {
+            watchdog.interrupt();
         }
     }
 
