@@ -9,6 +9,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.RateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
@@ -41,6 +45,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReactiveWebIntegrationTests {
 
     private static final List<String> blockingCalls = new CopyOnWriteArrayList<>();
+
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor((task) -> {
+        Thread thread = new Thread(task, "slow-request-watchdog");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private static final HttpClient http = HttpClient.newHttpClient();
 
@@ -198,13 +208,7 @@ class ReactiveWebIntegrationTests {
     private static HttpResponse<String> get(String server, String path) {
         // A request seen once in a while to go unanswered for 10 s (only in this BlockHound JVM):
         // if one takes 5 s, every thread's stack goes to the test's output, to find where it waits.
-        Thread watchdog = new Thread(() -> {
-            try {
-                Thread.sleep(5000);
-            }
-            catch (InterruptedException ex) {
-                return;
-            }
+        ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
             StringBuilder dump = new StringBuilder("GET " + path + " unanswered after 5 s; threads:\n");
             Thread.getAllStackTraces().forEach((thread, stack) -> {
                 dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
@@ -213,9 +217,7 @@ class ReactiveWebIntegrationTests {
                 }
             });
             System.out.println(dump);
-        }, "slow-request-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        }, 5, TimeUnit.SECONDS);
         try {
             return http.send(HttpRequest.newBuilder(URI.create(server + path)).timeout(Duration.ofSeconds(10)).build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -224,7 +226,7 @@ class ReactiveWebIntegrationTests {
             throw new IllegalStateException(ex);
         }
         finally {
-            watchdog.interrupt();
+            watchdog.cancel(false);
         }
     }
 

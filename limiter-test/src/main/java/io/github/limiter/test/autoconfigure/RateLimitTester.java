@@ -189,19 +189,18 @@ public final class RateLimitTester {
     }
 
     private RateLimiter rateLimiter() {
-        RateLimiter limiter = this.rateLimiter.getIfUnique();
-        if (limiter == null) {
-            throw new IllegalStateException(
-                    "The application has no single RateLimiter bean: is limiter.enabled false?");
-        }
-        return limiter;
+        return unique(this.rateLimiter, "RateLimiter");
     }
 
     private RateLimitAdvisor advisor() {
-        RateLimitAdvisor found = this.advisor.getIfUnique();
+        return unique(this.advisor, "RateLimitAdvisor");
+    }
+
+    private static <T> T unique(ObjectProvider<T> provider, String type) {
+        T found = provider.getIfUnique();
         if (found == null) {
-            throw new IllegalStateException(
-                    "The application has no single RateLimitAdvisor bean: is limiter.enabled false?");
+            throw new IllegalStateException("The application has no single " + type
+                    + " bean: is limiter.enabled false?");
         }
         return found;
     }
