@@ -11,6 +11,7 @@ import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.redis.LocalRefusalsSubscription;
+import io.github.limiter.redis.RecentEvents;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -63,6 +64,13 @@ final class Instance implements AutoCloseable {
         }
         catch (RateLimitExceededException ex) {
             return false;
+        }
+    }
+
+    /** Waits until this instance's recent alerts and bans are written (a script of their own). */
+    void awaitRecentEventsWritten() {
+        if (!this.context.getBean(RecentEvents.class).awaitWritten(Duration.ofSeconds(5))) {
+            throw new IllegalStateException("Recent events not written within 5 s");
         }
     }
 

@@ -132,6 +132,8 @@ class ManyInstancesIntegrationTests {
         }
         assertThat(instance.crawl(user)).isFalse();
         assertThat(instance.limiter().isBanned(CRAWL, user)).isTrue();
+        // the ban's recent event is written by a script of its own, which the counts below must not see
+        instance.awaitRecentEventsWritten();
     }
 
     /** The instance refuses the user, and remembers it: further refusals run no script. */
