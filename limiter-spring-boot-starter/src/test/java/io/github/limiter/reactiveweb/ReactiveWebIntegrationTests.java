@@ -1,18 +1,19 @@
 package io.github.limiter.reactiveweb;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.RateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
@@ -45,14 +46,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReactiveWebIntegrationTests {
 
     private static final List<String> blockingCalls = new CopyOnWriteArrayList<>();
-
-    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor((task) -> {
-        Thread thread = new Thread(task, "slow-request-watchdog");
-        thread.setDaemon(true);
-        return thread;
-    });
-
-    private static final HttpClient http = HttpClient.newHttpClient();
 
     private static EmbeddedRedis redis;
 
@@ -108,14 +101,14 @@ class ReactiveWebIntegrationTests {
     @Test
     @Order(1)
     void allowedCallsGetTheRateLimitHeaders() {
-        HttpResponse<String> first = get("/reads/" + this.user);
+        Response first = get("/reads/" + this.user);
         assertThat(first.statusCode()).isEqualTo(200);
         assertThat(first.body()).isEqualTo("read for " + this.user);
-        assertThat(first.headers().firstValue("RateLimit-Policy")).hasValue("\"reads\";q=2;w=60");
-        assertThat(first.headers().firstValue("RateLimit")).hasValueSatisfying(value -> assertThat(value)
+        assertThat(first.header("RateLimit-Policy")).hasValue("\"reads\";q=2;w=60");
+        assertThat(first.header("RateLimit")).hasValueSatisfying(value -> assertThat(value)
             .matches("\"reads\";r=1;t=(59|60)"));
-        assertThat(first.headers().firstValue("X-RateLimit-Limit")).hasValue("2");
-        assertThat(first.headers().firstValue("X-RateLimit-Remaining")).hasValue("1");
+        assertThat(first.header("X-RateLimit-Limit")).hasValue("2");
+        assertThat(first.header("X-RateLimit-Remaining")).hasValue("1");
         assertNothingBlocked();
     }
 
@@ -126,19 +119,19 @@ class ReactiveWebIntegrationTests {
         int bodiesBefore = context.getBean(ReactiveAnswers.Answers.class).bodies();
         get("/reads/" + this.user);
         get("/reads/" + this.user);
-        HttpResponse<String> banned = get("/reads/" + this.user);
+        Response banned = get("/reads/" + this.user);
         assertThat(banned.statusCode()).isEqualTo(429);
-        assertThat(banned.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-        assertThat(banned.headers().firstValue("Retry-After")).hasValue("600");
-        assertThat(banned.headers().firstValue("RateLimit")).hasValue("\"reads\";r=0;t=600");
-        assertThat(banned.headers().firstValue("X-RateLimit-Remaining")).hasValue("0");
+        assertThat(banned.header("Content-Type")).hasValue("application/problem+json");
+        assertThat(banned.header("Retry-After")).hasValue("600");
+        assertThat(banned.header("RateLimit")).hasValue("\"reads\";r=0;t=600");
+        assertThat(banned.header("X-RateLimit-Remaining")).hasValue("0");
         assertThat(banned.body()).contains("\"type\":\"https://limiter.github.io/problems/banned\"",
                 "\"limitId\":\"reads\"", "\"status\":429", "\"banned\":true");
         // the ban is in this instance's memory now: the next call is refused without Redis
         long scripts = scriptCalls();
-        HttpResponse<String> fromMemory = get("/reads/" + this.user);
+        Response fromMemory = get("/reads/" + this.user);
         assertThat(fromMemory.statusCode()).isEqualTo(429);
-        assertThat(fromMemory.headers().firstValue("Retry-After")).hasValueSatisfying(
+        assertThat(fromMemory.header("Retry-After")).hasValueSatisfying(
                 value -> assertThat(Long.parseLong(value)).isBetween(590L, 600L));
         assertThat(scriptCalls()).isEqualTo(scripts);
         assertThat(context.getBean(ReactiveAnswers.Answers.class).bodies() - bodiesBefore).isEqualTo(2);
@@ -150,13 +143,13 @@ class ReactiveWebIntegrationTests {
     @Order(3)
     void fluxAndCompletableFutureHandlersAreLimitedToo() {
         assertThat(get("/digits/" + this.user).body()).isEqualTo("123");
-        HttpResponse<String> refused = get("/digits/" + this.user);
+        Response refused = get("/digits/" + this.user);
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(refused.body()).contains("\"type\":\"https://limiter.github.io/problems/rate-limit-exceeded\"");
         assertThat(get("/later/" + this.user).body()).isEqualTo("later for " + this.user);
-        HttpResponse<String> later = get("/later/" + this.user);
+        Response later = get("/later/" + this.user);
         assertThat(later.statusCode()).isEqualTo(429);
-        assertThat(later.headers().firstValue("Retry-After")).isPresent();
+        assertThat(later.header("Retry-After")).isPresent();
         assertNothingBlocked();
     }
 
@@ -164,7 +157,7 @@ class ReactiveWebIntegrationTests {
     @Order(4)
     void anApplicationThatHandlesTheRefusalItselfKeepsItsAnswer() {
         assertThat(get("/own/" + this.user).statusCode()).isEqualTo(200);
-        HttpResponse<String> own = get("/own/" + this.user);
+        Response own = get("/own/" + this.user);
         assertThat(own.statusCode()).isEqualTo(418);
         assertThat(own.body()).isEqualTo("slow down, " + this.user);
         assertNothingBlocked();
@@ -181,13 +174,13 @@ class ReactiveWebIntegrationTests {
         try (ConfigurableApplicationContext down = start(nothingListens)) {
             String downBase = "http://127.0.0.1:" + down.getEnvironment().getProperty("local.server.port");
             long start = System.nanoTime();
-            HttpResponse<String> allowed = get(downBase, "/reads/" + this.user);
-            HttpResponse<String> denied = get(downBase, "/strict/" + this.user);
+            Response allowed = get(downBase, "/reads/" + this.user);
+            Response denied = get(downBase, "/strict/" + this.user);
             long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
             assertThat(allowed.statusCode()).as("on-failure allow (the default)").isEqualTo(200);
             assertThat(denied.statusCode()).as("on-failure deny").isEqualTo(503);
             assertThat(denied.body()).contains("\"type\":\"https://limiter.github.io/problems/limiter-unavailable\"");
-            assertThat(denied.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(denied.header("Retry-After")).hasValue("1");
             assertThat(millis).as("two calls, each within the limiter's timeout").isLessThan(2_000);
         }
         assertNothingBlocked();
@@ -201,33 +194,51 @@ class ReactiveWebIntegrationTests {
         return redis.commandCalls().getOrDefault("evalsha", 0L) + redis.commandCalls().getOrDefault("eval", 0L);
     }
 
-    private static HttpResponse<String> get(String path) {
+    private static Response get(String path) {
         return get(base, path);
     }
 
-    private static HttpResponse<String> get(String server, String path) {
-        // A request seen once in a while to go unanswered for 10 s (only in this BlockHound JVM):
-        // if one takes 5 s, every thread's stack goes to the test's output, to find where it waits.
-        ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
-            StringBuilder dump = new StringBuilder("GET " + path + " unanswered after 5 s; threads:\n");
-            Thread.getAllStackTraces().forEach((thread, stack) -> {
-                dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
-                for (StackTraceElement element : stack) {
-                    dump.append("\tat ").append(element).append('\n');
-                }
-            });
-            System.out.println(dump);
-        }, 5, TimeUnit.SECONDS);
+    /**
+     * Each request on a connection of its own ({@code Connection: close}). Reactor Netty 1.3.7, Spring
+     * Boot 4.1.1's, stops reading a kept-alive connection once in a while when a request arrives before
+     * the previous response's operations have terminated (the server logs "Buffering keep-alive
+     * request, previous ops not yet terminated", and the request is never read; Reactor Netty 1.3.8
+     * fixes it). That stall is not the limiter's to test; docs/webflux.md tells users about it.
+     */
+    private static Response get(String server, String path) {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create(server + path)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpURLConnection connection = (HttpURLConnection) URI.create(server + path).toURL().openConnection();
+            connection.setRequestProperty("Connection", "close");
+            connection.setConnectTimeout(10_000);
+            connection.setReadTimeout(10_000);
+            try {
+                int status = connection.getResponseCode();
+                InputStream stream = (status >= 400) ? connection.getErrorStream() : connection.getInputStream();
+                String body = (stream != null) ? new String(stream.readAllBytes(), StandardCharsets.UTF_8) : "";
+                Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+                connection.getHeaderFields().forEach((name, values) -> {
+                    if (name != null && !values.isEmpty()) {
+                        headers.put(name, values.get(0));
+                    }
+                });
+                return new Response(status, body, headers);
+            }
+            finally {
+                connection.disconnect();
+            }
         }
-        catch (Exception ex) {
-            throw new IllegalStateException(ex);
+        catch (IOException ex) {
+            throw new UncheckedIOException("GET " + path, ex);
         }
-        finally {
-            watchdog.cancel(false);
+    }
+
+    /** An answer: its status, body and headers. */
+    private record Response(int statusCode, String body, Map<String, String> headers) {
+
+        Optional<String> header(String name) {
+            return Optional.ofNullable(this.headers.get(name));
         }
+
     }
 
 }
