@@ -3,9 +3,11 @@ package io.github.limiter.aop;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
@@ -151,7 +153,29 @@ final class AnnotationResolution {
         }
         Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
         return new LimitSpec(limitId, key(), cost(max), limit, this.targetClass.getSimpleName() + "."
-                + this.method.getName() + "(" + simpleNames(this.method.getParameterTypes()) + ")", onFailure());
+                + this.method.getName() + "(" + simpleNames(this.method.getParameterTypes()) + ")", onFailure(),
+                null, this.policyName.isEmpty() ? null : this.policyName, written());
+    }
+
+    /** The fields the annotation writes itself: a policy override leaves them as written. */
+    private Set<Field> written() {
+        Set<Field> written = EnumSet.noneOf(Field.class);
+        for (Field field : Field.values()) {
+            if (fromAnnotation(field)) {
+                written.add(field);
+            }
+        }
+        return written;
+    }
+
+    private boolean fromAnnotation(Field field) {
+        return switch (field) {
+            case ALGORITHM -> this.annotation.algorithm().length > 0;
+            case WINDOW -> !this.window.isBlank();
+            case MAX -> this.annotation.max() != UNSET;
+            case ALERT_AT -> this.annotation.alertAt() != UNSET;
+            case BAN_FOR -> !this.banFor.isBlank();
+        };
     }
 
     /**
@@ -283,14 +307,7 @@ final class AnnotationResolution {
     }
 
     private String fromPolicy(Field field) {
-        boolean fromAnnotation = switch (field) {
-            case ALGORITHM -> this.annotation.algorithm().length > 0;
-            case WINDOW -> !this.window.isBlank();
-            case MAX -> this.annotation.max() != UNSET;
-            case ALERT_AT -> this.annotation.alertAt() != UNSET;
-            case BAN_FOR -> !this.banFor.isBlank();
-        };
-        return (fromAnnotation || this.policyName.isEmpty()) ? ""
+        return (fromAnnotation(field) || this.policyName.isEmpty()) ? ""
                 : " (from limiter.policies." + this.policyName + "." + field.property() + ")";
     }
 

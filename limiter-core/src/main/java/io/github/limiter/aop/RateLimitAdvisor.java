@@ -50,6 +50,8 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
 
     private final transient Advice advice;
 
+    private final transient PolicyOverrides overrides;
+
     private final transient Pointcut pointcut;
 
     /**
@@ -103,27 +105,38 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
         UnaryOperator<String> placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
                 ? configurable::resolveEmbeddedValue : UnaryOperator.identity();
         this.specs = new LimitSpecs(new KeyExpressions(beanFactory), once, placeholders);
+        this.overrides = new PolicyOverrides(this.specs, once);
         // the RateLimitListener beans hear of limits skipped for a blank key; looked up on the first skip
         Supplier<List<RateLimitListener>> listeners = memoize(() -> (beanFactory != null)
                 ? beanFactory.getBeanProvider(RateLimitListener.class).orderedStream().toList() : List.of());
-        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), once, listeners);
+        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), once, listeners, this.overrides);
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);
     }
 
     /**
      * Returns every limit the advisor has resolved: those of the beans created so far, which after
-     * the application's start are all its singletons.
+     * the application's start are all its singletons. Each is described as it applies now, with
+     * the {@linkplain #overrides() policy overrides} in force.
      * @return the limits, by limit id
      */
     public List<LimitDescription> limits() {
         return this.specs.resolved()
             .stream()
             .flatMap(limits -> limits.specs().stream())
-            .flatMap(spec -> spec.describe().stream())
+            .flatMap(spec -> spec.describe(this.overrides).stream())
             .distinct()
             .sorted(Comparator.comparing(LimitDescription::limitId))
             .toList();
+    }
+
+    /**
+     * Returns the policy overrides this advisor's limits follow: changes of a policy's values made
+     * while the application runs.
+     * @return the overrides
+     */
+    public PolicyOverrides overrides() {
+        return this.overrides;
     }
 
     @Override

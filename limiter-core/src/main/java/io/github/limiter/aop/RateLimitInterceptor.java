@@ -60,12 +60,16 @@ final class RateLimitInterceptor implements MethodInterceptor {
 
     private final Supplier<List<RateLimitListener>> listeners;
 
+    private final PolicyOverrides overrides;
+
     RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter,
-            Supplier<RateLimitAdvisor.Settings> settings, Supplier<List<RateLimitListener>> listeners) {
+            Supplier<RateLimitAdvisor.Settings> settings, Supplier<List<RateLimitListener>> listeners,
+            PolicyOverrides overrides) {
         this.specs = specs;
         this.rateLimiter = rateLimiter;
         this.settings = settings;
         this.listeners = listeners;
+        this.overrides = overrides;
     }
 
     @Override
@@ -113,7 +117,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
                         + " evaluated to null or a blank string; the call is rejected because it cannot be counted"
                         + " (limiter.blank-key=skip skips the limit instead)");
             }
-            requests.add(new LimitRequest(spec.limitId(), key, spec.limit(), spec.cost().resolve(method, args)));
+            requests.add(new LimitRequest(spec.limitId(), key, this.overrides.limitOf(spec),
+                    spec.cost().resolve(method, args)));
         }
         return requests;
     }
@@ -128,7 +133,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
         }
         for (RateLimitListener listener : this.listeners.get()) {
             try {
-                listener.onSkipped(spec.limitId(), spec.limit());
+                listener.onSkipped(spec.limitId(), this.overrides.limitOf(spec));
             }
             catch (RuntimeException ex) {
                 logger.error("Rate-limit listener " + listener + " failed on a skipped limit", ex);

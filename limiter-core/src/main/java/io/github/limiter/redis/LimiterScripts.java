@@ -59,6 +59,10 @@ final class LimiterScripts {
         return new DefaultRedisScript<>(read("record_event.lua"), Long.class);
     }
 
+    static RedisScript<Long> policyOverrides() {
+        return new DefaultRedisScript<>(read("policy_overrides.lua"), Long.class);
+    }
+
     private static String read(String name) {
         ClassPathResource resource = new ClassPathResource(LOCATION + name, LimiterScripts.class.getClassLoader());
         try (InputStream in = resource.getInputStream()) {

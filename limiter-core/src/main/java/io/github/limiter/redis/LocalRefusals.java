@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
+import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import org.jspecify.annotations.Nullable;
 
@@ -86,6 +87,11 @@ public final class LocalRefusals {
         if (request.cost() < refusal.cost()) {
             return null;
         }
+        if (!refusal.limit().equals(request.limit())) {
+            // the limit changed since (a policy override): Redis decides under the new one
+            this.refusals.remove(stateKey, refusal);
+            return null;
+        }
         return refusal.decision().seenAgain(left(refusal.retryAtNanos(), now), left(refusal.resetAtNanos(), now));
     }
 
@@ -107,7 +113,7 @@ public final class LocalRefusals {
         long retryAt = now + decision.retryAfter().toNanos();
         long trustedUntil = now + Math.min(decision.retryAfter().toNanos(), this.longestNanos);
         this.refusals.put(stateKey, new Refusal(trustedUntil, retryAt, now + decision.resetAfter().toNanos(), request.cost(),
-                decision.seenAgain(decision.retryAfter(), decision.resetAfter())));
+                request.limit(), decision.seenAgain(decision.retryAfter(), decision.resetAfter())));
     }
 
     /** Sweeps expired entries out of a full memory, if no sweep ran lately; true if there is room. */
@@ -156,7 +162,8 @@ public final class LocalRefusals {
      * A remembered refusal: trusted until the first instant, the true retry and reset instants (by
      * this JVM's monotonic clock) as Redis reported them.
      */
-    private record Refusal(long trustedUntilNanos, long retryAtNanos, long resetAtNanos, long cost, Decision decision) {
+    private record Refusal(long trustedUntilNanos, long retryAtNanos, long resetAtNanos, long cost, Limit limit,
+            Decision decision) {
     }
 
 }

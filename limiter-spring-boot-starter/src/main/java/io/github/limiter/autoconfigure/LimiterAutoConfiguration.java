@@ -23,7 +23,7 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnBooleanProperty(name = "limiter.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LimiterProperties.class)
 @Import({ RedisRateLimiterConfiguration.class, InvalidationConfiguration.class, RateLimitAdvisorConfiguration.class,
-        ReactiveRateLimiterConfiguration.class })
+        PolicyOverridesConfiguration.class, ReactiveRateLimiterConfiguration.class })
 public final class LimiterAutoConfiguration {
 
 }

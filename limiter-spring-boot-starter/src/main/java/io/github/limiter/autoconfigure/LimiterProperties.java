@@ -74,6 +74,11 @@ public class LimiterProperties implements Validator {
     private final LocalCache localCache = new LocalCache();
 
     /**
+     * Changes of policies made while the application runs, kept in Redis for every instance.
+     */
+    private final PolicyOverrides policyOverrides = new PolicyOverrides();
+
+    /**
      * Returns whether rate limiting is enabled.
      * @return {@code true} unless switched off
      */
@@ -182,6 +187,14 @@ public class LimiterProperties implements Validator {
         return this.localCache;
     }
 
+    /**
+     * Returns the policy override settings.
+     * @return the policy override settings
+     */
+    public PolicyOverrides getPolicyOverrides() {
+        return this.policyOverrides;
+    }
+
     @Override
     public boolean supports(Class<?> type) {
         return LimiterProperties.class.isAssignableFrom(type);
@@ -202,6 +215,8 @@ public class LimiterProperties implements Validator {
                     + "' is not a policy; defined policies: " + new TreeSet<>(properties.policies.keySet()));
         }
         rejectUnlessPositive(errors, "limiter.redis.timeout", properties.redis.timeout);
+        rejectUnlessPositive(errors, "limiter.policy-overrides.poll-interval", properties.policyOverrides.pollInterval);
+        rejectUnlessPositive(errors, "limiter.policy-overrides.retention", properties.policyOverrides.retention);
         rejectUnlessPositive(errors, "limiter.redis.connect-timeout", properties.redis.connectTimeout);
         rejectUnlessPositive(errors, "limiter.redis.max-reconnect-delay", properties.redis.maxReconnectDelay);
         int maxBatch = properties.redis.coalescing.maxBatch;
@@ -569,6 +584,81 @@ public class LimiterProperties implements Validator {
          */
         public void setMaxBatch(int maxBatch) {
             this.maxBatch = maxBatch;
+        }
+
+    }
+
+    /**
+     * Changes of a policy's {@code max}, {@code window}, {@code alert-at} and {@code ban-for} made
+     * while the application runs (through the {@code ratelimits} endpoint or a configuration
+     * refresh): kept in Redis and read by every instance.
+     */
+    public static class PolicyOverrides {
+
+        /**
+         * Whether policies can be changed while the application runs, and every instance reads
+         * the changes from Redis.
+         */
+        private boolean enabled = true;
+
+        /**
+         * How often each instance reads the overrides from Redis: the longest an instance takes to
+         * apply a change made on another.
+         */
+        private Duration pollInterval = Duration.ofSeconds(1);
+
+        /**
+         * How long the overrides stay in Redis after their latest change while no instance runs;
+         * running instances renew it.
+         */
+        private Duration retention = Duration.ofDays(30);
+
+        /**
+         * Returns whether policies can be changed while the application runs.
+         * @return {@code true} unless switched off
+         */
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        /**
+         * Sets whether policies can be changed while the application runs.
+         * @param enabled {@code false} to use the configured policies only
+         */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /**
+         * Returns how often each instance reads the overrides.
+         * @return the interval
+         */
+        public Duration getPollInterval() {
+            return this.pollInterval;
+        }
+
+        /**
+         * Sets how often each instance reads the overrides.
+         * @param pollInterval the interval
+         */
+        public void setPollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
+        }
+
+        /**
+         * Returns how long the overrides stay in Redis while no instance runs.
+         * @return the retention
+         */
+        public Duration getRetention() {
+            return this.retention;
+        }
+
+        /**
+         * Sets how long the overrides stay in Redis while no instance runs.
+         * @param retention the retention
+         */
+        public void setRetention(Duration retention) {
+            this.retention = retention;
         }
 
     }

@@ -5,6 +5,7 @@ import io.github.limiter.aop.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.redis.RecentEvents;
+import io.github.limiter.redis.RedisPolicyOverrides;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -30,8 +31,10 @@ public final class LimiterEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitsEndpoint rateLimitsEndpoint(RateLimitAdvisor advisor, RateLimiter rateLimiter,
-            LimiterProperties properties, ObjectProvider<RecentEvents> recentEvents) {
-        return new RateLimitsEndpoint(advisor, rateLimiter, properties, recentEvents.getIfAvailable());
+            LimiterProperties properties, ObjectProvider<RecentEvents> recentEvents,
+            ObjectProvider<RedisPolicyOverrides> policyOverrides) {
+        return new RateLimitsEndpoint(advisor, rateLimiter, properties, recentEvents.getIfAvailable(),
+                policyOverrides.getIfAvailable());
     }
 
 }

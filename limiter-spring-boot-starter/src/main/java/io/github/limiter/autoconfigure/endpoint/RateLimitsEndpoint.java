@@ -12,11 +12,15 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.aop.LimitDescription;
+import io.github.limiter.aop.PolicyOverride;
 import io.github.limiter.aop.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.redis.RecentEvents;
+import io.github.limiter.redis.RedisPolicyOverrides;
+import io.github.limiter.support.Windows;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -27,10 +31,13 @@ import org.springframework.dao.DataAccessException;
 /**
  * The {@code ratelimits} actuator endpoint: every limit and policy with its configuration and the
  * latest alerts and bans from every instance ({@code GET /actuator/ratelimits}); one key's state
- * ({@code GET /actuator/ratelimits/{limitId}/{key}}); and two write operations: lift a key's ban
- * ({@code POST /actuator/ratelimits/{limitId}/{key}}) and forget a key's count and ban
- * ({@code DELETE /actuator/ratelimits/{limitId}/{key}}). Exposed and secured like Spring Boot's own
- * endpoints.
+ * ({@code GET /actuator/ratelimits/{limitId}/{key}}); and four write operations: lift a key's ban
+ * ({@code POST /actuator/ratelimits/{limitId}/{key}}), forget a key's count and ban
+ * ({@code DELETE /actuator/ratelimits/{limitId}/{key}}), change a policy on every instance while the
+ * application runs ({@code POST /actuator/ratelimits/{policy}} with any of {@code max},
+ * {@code window}, {@code alertAt} and {@code banFor} in a JSON body), and return a policy to its
+ * configuration ({@code DELETE /actuator/ratelimits/{policy}}). Exposed and secured like Spring
+ * Boot's own endpoints.
  *
  * @since 0.1.0
  */
@@ -47,19 +54,24 @@ public class RateLimitsEndpoint {
 
     private final @Nullable RecentEvents recentEvents;
 
+    private final @Nullable RedisPolicyOverrides policyOverrides;
+
     /**
      * Creates the endpoint.
      * @param advisor knows every limit of the application
      * @param rateLimiter reads and clears keys
      * @param properties the policies
      * @param recentEvents the recent alerts and bans, or {@code null} where none are kept
+     * @param policyOverrides where policy changes are kept, or {@code null} where policies cannot
+     * be changed while the application runs
      */
     public RateLimitsEndpoint(RateLimitAdvisor advisor, RateLimiter rateLimiter, LimiterProperties properties,
-            @Nullable RecentEvents recentEvents) {
+            @Nullable RecentEvents recentEvents, @Nullable RedisPolicyOverrides policyOverrides) {
         this.advisor = advisor;
         this.rateLimiter = rateLimiter;
         this.properties = properties;
         this.recentEvents = recentEvents;
+        this.policyOverrides = policyOverrides;
     }
 
     /**
@@ -70,10 +82,11 @@ public class RateLimitsEndpoint {
     public Report limits() {
         List<LimitDescription> limits = this.advisor.limits();
         Map<String, PolicyEntry> policies = new LinkedHashMap<>();
+        Map<String, PolicyOverride> overrides = this.advisor.overrides().current();
         this.properties.getPolicies()
             .forEach((name, policy) -> policies.put(name, new PolicyEntry(name(policy.getAlgorithm()),
                     text(policy.getWindow()), policy.getMax(), policy.getAlertAt(), text(policy.getBanFor()),
-                    name(policy.getMode()))));
+                    name(policy.getMode()), OverrideEntry.of(overrides.get(name)))));
         List<RecentEvents.Event> recent;
         String recentUnavailable = null;
         try {
@@ -127,6 +140,67 @@ public class RateLimitsEndpoint {
             this.rateLimiter.reset(limitId, key);
             return Map.<String, Object>of("limitId", limitId, "key", key, "reset", true);
         }).orElse(null);
+    }
+
+    /**
+     * Changes a policy on every instance while the application runs: sets the values given, keeps
+     * those of its override that are not given, and leaves counts and bans as they are. Applies on
+     * this instance at once, and on every other within {@code limiter.policy-overrides.poll-interval}.
+     * Writes.
+     * @param policy the policy's name
+     * @param max the calls allowed per window, or {@code null} to keep
+     * @param window the window, as {@code 30s} or {@code PT30S}, or {@code null} to keep
+     * @param alertAt the alert threshold, or {@code null} to keep
+     * @param banFor the ban's length, as {@code 15m} or {@code PT15M}, or {@code null} to keep
+     * @return the policy's override and its limits as they apply now, or {@code null} (404) for an
+     * unknown policy or where policies cannot be changed while the application runs
+     * @throws InvalidEndpointRequestException (400) naming the value and the rule it breaks
+     */
+    @WriteOperation
+    @SuppressWarnings("deprecation") // Spring Boot 3's actuator knows optional parameters by this annotation only
+    public @Nullable PolicyChange changePolicy(@Selector String policy,
+            @org.springframework.lang.Nullable Long max, @org.springframework.lang.Nullable String window,
+            @org.springframework.lang.Nullable Long alertAt, @org.springframework.lang.Nullable String banFor) {
+        if (this.policyOverrides == null || !this.properties.getPolicies().containsKey(policy)) {
+            return null;
+        }
+        PolicyOverride values = new PolicyOverride(max, duration("window", window), alertAt,
+                duration("banFor", banFor));
+        try {
+            List<LimitDescription> limits = this.policyOverrides.set(policy, values);
+            return PolicyChange.of(policy, this.advisor.overrides().current().get(policy), limits);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid policy change");
+        }
+    }
+
+    /**
+     * Returns a policy to its configured values on every instance: removes its override. Writes.
+     * @param policy the policy's name
+     * @return whether there was an override, and the policy's limits as they apply now, or
+     * {@code null} (404) for an unknown policy or where policies cannot be changed
+     */
+    @DeleteOperation
+    public @Nullable Map<String, Object> restorePolicy(@Selector String policy) {
+        if (this.policyOverrides == null || !this.properties.getPolicies().containsKey(policy)) {
+            return null;
+        }
+        boolean had = this.policyOverrides.remove(policy);
+        return Map.of("policy", policy, "wasOverridden", had, "limits",
+                this.advisor.overrides().limitsOf(policy).stream().map(LimitEntry::of).toList());
+    }
+
+    private static @Nullable Duration duration(String name, @Nullable String text) {
+        if (text == null) {
+            return null;
+        }
+        Duration duration = Windows.parse(text);
+        if (duration == null) {
+            throw new InvalidEndpointRequestException(name + " '" + text + "' is not a duration; " + Windows.FORMATS,
+                    "Invalid policy change");
+        }
+        return duration;
     }
 
     private Optional<LimitDescription> find(String limitId) {
@@ -193,7 +267,7 @@ public class RateLimitsEndpoint {
     }
 
     /**
-     * One policy's configuration, as set ({@code null} where not set).
+     * One policy's configuration, as set ({@code null} where not set), and its override.
      *
      * @param algorithm the algorithm
      * @param window the window, ISO-8601
@@ -201,9 +275,44 @@ public class RateLimitsEndpoint {
      * @param alertAt the alert threshold
      * @param banFor the ban's length, ISO-8601
      * @param mode the mode
+     * @param override the values changed while the application runs, or {@code null}
      */
     public record PolicyEntry(@Nullable String algorithm, @Nullable String window, @Nullable Long max,
-            @Nullable Long alertAt, @Nullable String banFor, @Nullable String mode) {
+            @Nullable Long alertAt, @Nullable String banFor, @Nullable String mode, @Nullable OverrideEntry override) {
+    }
+
+    /**
+     * A policy's override: the values that replace its configured ones ({@code null} where not
+     * replaced).
+     *
+     * @param max the calls allowed per window
+     * @param window the window, ISO-8601
+     * @param alertAt the alert threshold
+     * @param banFor the ban's length, ISO-8601
+     */
+    public record OverrideEntry(@Nullable Long max, @Nullable String window, @Nullable Long alertAt,
+            @Nullable String banFor) {
+
+        static @Nullable OverrideEntry of(@Nullable PolicyOverride override) {
+            return (override != null) ? new OverrideEntry(override.max(), text(override.window()), override.alertAt(),
+                    text(override.banFor())) : null;
+        }
+
+    }
+
+    /**
+     * A policy after a change.
+     *
+     * @param policy the policy's name
+     * @param override its override now, or {@code null}
+     * @param limits its limits, as they apply now
+     */
+    public record PolicyChange(String policy, @Nullable OverrideEntry override, List<LimitEntry> limits) {
+
+        static PolicyChange of(String policy, @Nullable PolicyOverride override, List<LimitDescription> limits) {
+            return new PolicyChange(policy, OverrideEntry.of(override), limits.stream().map(LimitEntry::of).toList());
+        }
+
     }
 
     /**

@@ -1,0 +1,298 @@
+package io.github.limiter.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.limiter.aop.LimitDescription;
+import io.github.limiter.aop.PolicyOverride;
+import io.github.limiter.aop.PolicyOverrides;
+import io.github.limiter.support.LimitChecks.Field;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Keeps the policy overrides of every instance in Redis, and applies them here: one hash,
+ * {@code <prefix>policy-overrides}, with a field per policy and value ({@code free/max}), read by
+ * every instance every {@code pollInterval}. A change made on this instance applies here at once,
+ * and on every other instance within one {@code pollInterval} (plus a Redis round trip); an instance
+ * that cannot reach Redis keeps the overrides it last read, and applies the latest ones as soon as
+ * it reads them again, after a start while Redis was down too.
+ *
+ * <p>The hash expires {@code retention} after its latest change, like every key the limiter writes;
+ * while any instance runs, it renews that time at least once an hour, so an override lasts until it
+ * is removed unless no instance has run for that long.
+ *
+ * <p>Internal API; it may change in any release.
+ */
+public final class RedisPolicyOverrides implements SmartLifecycle {
+
+    private static final Log logger = LogFactory.getLog(RedisPolicyOverrides.class);
+
+    private static final RedisScript<Long> WRITE = LimiterScripts.policyOverrides();
+
+    private static final char SEPARATOR = '/';
+
+    private static final Duration LONGEST_RENEWAL = Duration.ofHours(1);
+
+    private final StringRedisTemplate redis;
+
+    private final String key;
+
+    private final PolicyOverrides overrides;
+
+    private final Duration pollInterval;
+
+    private final Duration retention;
+
+    // a failed read is logged once per streak
+    private final AtomicBoolean failing = new AtomicBoolean();
+
+    // values that cannot be read are logged once each
+    private final Set<String> unreadable = ConcurrentHashMap.newKeySet();
+
+    private volatile @Nullable ScheduledExecutorService poller;
+
+    private volatile long renewedAt;
+
+    /**
+     * Creates the store; {@link #start()} begins reading.
+     * @param redis the template to read and write through
+     * @param keyPrefix the limiter's key prefix
+     * @param overrides the overrides the limits of this instance follow
+     * @param pollInterval how often to read the overrides: the longest an instance takes to apply a
+     * change made on another
+     * @param retention how long the overrides live in Redis after their latest change, while no
+     * instance runs
+     */
+    public RedisPolicyOverrides(StringRedisTemplate redis, String keyPrefix, PolicyOverrides overrides,
+            Duration pollInterval, Duration retention) {
+        this.redis = Objects.requireNonNull(redis, "redis must not be null");
+        this.key = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null") + "policy-overrides";
+        this.overrides = Objects.requireNonNull(overrides, "overrides must not be null");
+        this.pollInterval = pollInterval;
+        this.retention = retention;
+    }
+
+    /**
+     * Sets values of a policy's override, keeping the values it already has that {@code values}
+     * does not set, after checking the result against this instance's limits. Applies here at once.
+     * @param policy the policy's name
+     * @param values the values to set
+     * @return the policy's limits as they apply now
+     * @throws IllegalArgumentException if the policy is not defined or the result breaks a rule
+     * @throws org.springframework.dao.DataAccessException if Redis cannot be written
+     */
+    public synchronized List<LimitDescription> set(String policy, PolicyOverride values) {
+        return change(policy, values, Set.of());
+    }
+
+    /**
+     * Sets some values of a policy's override and removes others, after checking the result; an
+     * override left with no value is removed. Applies here at once.
+     * @param policy the policy's name
+     * @param values the values to set
+     * @param removed the fields whose override to remove, back to their configured values
+     * @return the policy's limits as they apply now
+     * @throws IllegalArgumentException if the policy is not defined or the result breaks a rule
+     * @throws org.springframework.dao.DataAccessException if Redis cannot be written
+     */
+    public synchronized List<LimitDescription> change(String policy, PolicyOverride values, Set<Field> removed) {
+        if (values.isEmpty() && removed.isEmpty()) {
+            throw new IllegalArgumentException("A change of policy '" + policy
+                    + "' sets none of max, window, alert-at and ban-for");
+        }
+        PolicyOverride result = without(read().getOrDefault(policy, PolicyOverride.NONE).with(values), removed);
+        this.overrides.check(policy, result);
+        write(policy, result);
+        return this.overrides.limitsOf(policy);
+    }
+
+    /**
+     * Removes a policy's override: its limits go back to their configured values. Applies here at
+     * once.
+     * @param policy the policy's name
+     * @return whether there was an override
+     * @throws org.springframework.dao.DataAccessException if Redis cannot be written
+     */
+    public synchronized boolean remove(String policy) {
+        boolean had = read().containsKey(policy);
+        write(policy, PolicyOverride.NONE);
+        return had;
+    }
+
+    private void write(String policy, PolicyOverride override) {
+        List<String> args = new ArrayList<>();
+        args.add(Long.toString(this.retention.toMillis()));
+        put(args, policy, Field.MAX, (override.max() != null) ? override.max().toString() : "");
+        put(args, policy, Field.WINDOW, (override.window() != null) ? Long.toString(override.window().toMillis()) : "");
+        put(args, policy, Field.ALERT_AT, (override.alertAt() != null) ? override.alertAt().toString() : "");
+        put(args, policy, Field.BAN_FOR, (override.banFor() != null) ? Long.toString(override.banFor().toMillis()) : "");
+        this.redis.execute(WRITE, List.of(this.key), args.toArray());
+        this.renewedAt = System.nanoTime();
+        this.overrides.update(read(), true);
+    }
+
+    /**
+     * Reads the overrides from Redis and applies any change: what the poller does every interval.
+     * @throws org.springframework.dao.DataAccessException if Redis cannot be read
+     */
+    public synchronized void refresh() {
+        Map<String, PolicyOverride> latest = read();
+        if (!latest.isEmpty() && System.nanoTime() - this.renewedAt > renewal().toNanos()) {
+            this.redis.expire(this.key, this.retention);
+            this.renewedAt = System.nanoTime();
+        }
+        this.overrides.update(latest, false);
+    }
+
+    private Duration renewal() {
+        Duration half = this.retention.dividedBy(2);
+        return (half.compareTo(LONGEST_RENEWAL) < 0) ? half : LONGEST_RENEWAL;
+    }
+
+    /**
+     * Reads the overrides kept in Redis, without applying them.
+     * @return the overrides, by policy name
+     * @throws org.springframework.dao.DataAccessException if Redis cannot be read
+     */
+    public Map<String, PolicyOverride> read() {
+        Map<Object, Object> entries = this.redis.opsForHash().entries(this.key);
+        Map<String, Map<Field, String>> byPolicy = new LinkedHashMap<>();
+        entries.forEach((name, value) -> {
+            String field = name.toString();
+            int at = field.lastIndexOf(SEPARATOR);
+            Field which = (at > 0) ? field(field.substring(at + 1)) : null;
+            if (which == null) {
+                unreadable(field, value.toString());
+                return;
+            }
+            byPolicy.computeIfAbsent(field.substring(0, at), (policy) -> new HashMap<>()).put(which, value.toString());
+        });
+        Map<String, PolicyOverride> overrides = new LinkedHashMap<>();
+        byPolicy.forEach((policy, values) -> {
+            PolicyOverride override = new PolicyOverride(number(policy, Field.MAX, values),
+                    millis(policy, Field.WINDOW, values), number(policy, Field.ALERT_AT, values),
+                    millis(policy, Field.BAN_FOR, values));
+            if (!override.isEmpty()) {
+                overrides.put(policy, override);
+            }
+        });
+        return overrides;
+    }
+
+    private @Nullable Long number(String policy, Field field, Map<Field, String> values) {
+        String value = values.get(field);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Long.valueOf(value);
+        }
+        catch (NumberFormatException ex) {
+            unreadable(policy + SEPARATOR + field.property(), value);
+            return null;
+        }
+    }
+
+    private @Nullable Duration millis(String policy, Field field, Map<Field, String> values) {
+        Long millis = number(policy, field, values);
+        return (millis != null) ? Duration.ofMillis(millis) : null;
+    }
+
+    private void unreadable(String field, String value) {
+        if (this.unreadable.add(field + "=" + value)) {
+            logger.error("Rate limit policy override field '" + field + "' = '" + value + "' in " + this.key
+                    + " is not one this version writes; it is ignored");
+        }
+    }
+
+    private static @Nullable Field field(String property) {
+        for (Field field : List.of(Field.MAX, Field.WINDOW, Field.ALERT_AT, Field.BAN_FOR)) {
+            if (field.property().equals(property)) {
+                return field;
+            }
+        }
+        return null;
+    }
+
+    private static void put(List<String> args, String policy, Field field, String value) {
+        args.add(policy + SEPARATOR + field.property());
+        args.add(value);
+    }
+
+    private static PolicyOverride without(PolicyOverride override, Set<Field> removed) {
+        return new PolicyOverride(removed.contains(Field.MAX) ? null : override.max(),
+                removed.contains(Field.WINDOW) ? null : override.window(),
+                removed.contains(Field.ALERT_AT) ? null : override.alertAt(),
+                removed.contains(Field.BAN_FOR) ? null : override.banFor());
+    }
+
+    private void poll() {
+        try {
+            refresh();
+            if (this.failing.compareAndSet(true, false)) {
+                logger.info("Rate limit policy overrides are read from Redis again");
+            }
+        }
+        catch (RuntimeException ex) {
+            if (this.failing.compareAndSet(false, true)) {
+                logger.warn("Rate limit policy overrides cannot be read from Redis (" + ex.getMessage()
+                        + "); this instance keeps the overrides it last read, and tries again every "
+                        + this.pollInterval.toMillis() + " ms");
+            }
+        }
+    }
+
+    /**
+     * Returns whether the latest read of the overrides succeeded.
+     * @return {@code false} while Redis cannot be read
+     */
+    public boolean isReading() {
+        return !this.failing.get();
+    }
+
+    @Override
+    public void start() {
+        if (this.poller != null) {
+            return;
+        }
+        ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+            Thread thread = new Thread(runnable, "limiter-policy-overrides");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.poller = poller;
+        poller.scheduleWithFixedDelay(this::poll, 0, this.pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() {
+        ScheduledExecutorService poller = this.poller;
+        this.poller = null;
+        if (poller != null) {
+            poller.shutdownNow();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.poller != null;
+    }
+
+}

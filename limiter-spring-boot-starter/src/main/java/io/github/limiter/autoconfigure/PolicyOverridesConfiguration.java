@@ -1,0 +1,48 @@
+package io.github.limiter.autoconfigure;
+
+import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.redis.RedisPolicyOverrides;
+import io.github.limiter.redis.RedisRateLimiter;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Policies changed while the application runs: the overrides are kept in Redis and read by every
+ * instance every {@code limiter.policy-overrides.poll-interval}. Each change this instance applies
+ * is published as a {@link io.github.limiter.aop.RateLimitPolicyChangedEvent}. With Spring Cloud Context, a
+ * configuration refresh of a policy changes it the same way.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBean({ RedisRateLimiter.class, RateLimitAdvisor.class })
+@ConditionalOnBooleanProperty(name = "limiter.policy-overrides.enabled", matchIfMissing = true)
+class PolicyOverridesConfiguration {
+
+    @Bean
+    RedisPolicyOverrides limiterPolicyOverrides(LimiterRedisConnection connection, LimiterProperties properties,
+            RateLimitAdvisor advisor, ApplicationEventPublisher eventPublisher) {
+        advisor.overrides().addListener(eventPublisher::publishEvent);
+        LimiterProperties.PolicyOverrides settings = properties.getPolicyOverrides();
+        return new RedisPolicyOverrides(connection.template(), properties.getKeyPrefix(), advisor.overrides(),
+                settings.getPollInterval(), settings.getRetention());
+    }
+
+    /** With Spring Cloud Context: a configuration refresh changes policies on every instance. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.cloud.context.environment.EnvironmentChangeEvent")
+    static class RefreshConfiguration {
+
+        @Bean
+        PolicyRefreshListener limiterPolicyRefreshListener(Environment environment, RedisPolicyOverrides store,
+                RateLimitAdvisor advisor) {
+            return new PolicyRefreshListener(environment, store, advisor.overrides());
+        }
+
+    }
+
+}

@@ -1,0 +1,140 @@
+package io.github.limiter.autoconfigure;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import io.github.limiter.aop.LimitPolicy;
+import io.github.limiter.aop.PolicyOverride;
+import io.github.limiter.aop.PolicyOverrides;
+import io.github.limiter.redis.RedisPolicyOverrides;
+import io.github.limiter.support.LimitChecks.Field;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.env.Environment;
+import org.springframework.dao.DataAccessException;
+
+/**
+ * A configuration refresh (Spring Cloud's {@link EnvironmentChangeEvent}, after
+ * {@code /actuator/refresh}, a Spring Cloud Bus message or a config server push) that changes
+ * {@code limiter.policies.<name>.max}, {@code window}, {@code alert-at} or {@code ban-for} changes
+ * the policy on every instance: the new values go to Redis as the policy's override, as from the
+ * {@code ratelimits} endpoint. A value refreshed back to what the application started with removes
+ * that part of the override. A refresh of another policy property ({@code algorithm}, {@code mode},
+ * {@code on-failure}) takes a restart, and says so.
+ */
+final class PolicyRefreshListener implements ApplicationListener<EnvironmentChangeEvent> {
+
+    private static final Log logger = LogFactory.getLog(PolicyRefreshListener.class);
+
+    private static final String PREFIX = "limiter.policies.";
+
+    private final Environment environment;
+
+    private final RedisPolicyOverrides store;
+
+    private final PolicyOverrides overrides;
+
+    PolicyRefreshListener(Environment environment, RedisPolicyOverrides store, PolicyOverrides overrides) {
+        this.environment = environment;
+        this.store = store;
+        this.overrides = overrides;
+    }
+
+    @Override
+    public void onApplicationEvent(EnvironmentChangeEvent event) {
+        Map<String, Set<Field>> changed = new LinkedHashMap<>();
+        for (String key : event.getKeys()) {
+            if (!key.startsWith(PREFIX) || key.lastIndexOf('.') <= PREFIX.length()) {
+                continue;
+            }
+            String policy = key.substring(PREFIX.length(), key.lastIndexOf('.'));
+            String property = key.substring(key.lastIndexOf('.') + 1);
+            Field field = field(property);
+            if (field != null) {
+                changed.computeIfAbsent(policy, (name) -> EnumSet.noneOf(Field.class)).add(field);
+            }
+            else {
+                logger.warn("Configuration refresh changed " + key + ", which a running application cannot apply; "
+                        + "it applies after a restart. Only max, window, alert-at and ban-for change while it runs");
+            }
+        }
+        changed.forEach(this::refresh);
+    }
+
+    private void refresh(String policy, Set<Field> fields) {
+        LimitPolicy configured = this.overrides.configured(policy);
+        if (configured == null) {
+            logger.warn("Configuration refresh changed limiter.policies." + policy + ", a policy the application did "
+                    + "not start with; a new policy applies after a restart");
+            return;
+        }
+        LimiterProperties.Policy refreshed = Binder.get(this.environment)
+            .bind(PREFIX + policy, LimiterProperties.Policy.class)
+            .orElseGet(LimiterProperties.Policy::new);
+        Long max = null;
+        Duration window = null;
+        Long alertAt = null;
+        Duration banFor = null;
+        Set<Field> removed = EnumSet.noneOf(Field.class);
+        for (Field field : fields) {
+            Object now = switch (field) {
+                case MAX -> refreshed.getMax();
+                case WINDOW -> refreshed.getWindow();
+                case ALERT_AT -> refreshed.getAlertAt();
+                case BAN_FOR -> refreshed.getBanFor();
+                default -> null;
+            };
+            Object before = switch (field) {
+                case MAX -> configured.max();
+                case WINDOW -> configured.window();
+                case ALERT_AT -> configured.alertAt();
+                case BAN_FOR -> configured.banFor();
+                default -> null;
+            };
+            if (now == null || Objects.equals(now, before)) {
+                removed.add(field);
+                continue;
+            }
+            switch (field) {
+                case MAX -> max = refreshed.getMax();
+                case WINDOW -> window = refreshed.getWindow();
+                case ALERT_AT -> alertAt = refreshed.getAlertAt();
+                case BAN_FOR -> banFor = refreshed.getBanFor();
+                default -> {
+                }
+            }
+        }
+        try {
+            this.store.change(policy, new PolicyOverride(max, window, alertAt, banFor), removed);
+        }
+        catch (IllegalArgumentException ex) {
+            logger.error("Configuration refresh of limiter.policies." + policy + " not applied: " + ex.getMessage());
+        }
+        catch (DataAccessException ex) {
+            logger.error("Configuration refresh of limiter.policies." + policy + " not applied: Redis, which keeps "
+                    + "policy changes for every instance, cannot be written (" + ex.getMessage() + ")");
+        }
+    }
+
+    private static @Nullable Field field(String property) {
+        String name = property.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
+        return switch (name) {
+            case "max" -> Field.MAX;
+            case "window" -> Field.WINDOW;
+            case "alertat" -> Field.ALERT_AT;
+            case "banfor" -> Field.BAN_FOR;
+            default -> null;
+        };
+    }
+
+}

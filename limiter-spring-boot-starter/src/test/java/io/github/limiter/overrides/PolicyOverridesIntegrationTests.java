@@ -1,0 +1,352 @@
+package io.github.limiter.overrides;
+
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import io.github.limiter.Limit;
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimiter;
+import io.github.limiter.aop.PolicyOverride;
+import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.aop.RateLimitPolicyChangedEvent;
+import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.redis.RedisPolicyOverrides;
+import io.github.limiter.test.EmbeddedRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.env.MapPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Policies changed while two instances run on one Redis, one of which started while Redis was down:
+ * each change applies at once where it is made and on the other instance within the poll interval,
+ * counts and bans in force are kept, an override can be removed, invalid changes are refused with a
+ * message that names the value and the rule, and a configuration refresh (Spring Cloud's
+ * {@link EnvironmentChangeEvent}) changes a policy the same way.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class PolicyOverridesIntegrationTests {
+
+    /** The poll interval of both instances. */
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    /** The bound the docs state: one poll interval, plus a Redis round trip and a scheduling delay. */
+    private static final Duration BOUND = POLL.plusMillis(300);
+
+    private static EmbeddedRedis redis;
+
+    private static ConfigurableApplicationContext a;
+
+    private static ConfigurableApplicationContext b;
+
+    @BeforeAll
+    static void startBWhileRedisIsDownThenRedisThenA() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        String prefix = "overrides-" + UUID.randomUUID() + ":";
+        b = start(port, prefix);
+        redis = EmbeddedRedis.start(port);
+        a = start(port, prefix);
+        await(Duration.ofSeconds(10), "B reads the overrides once Redis is up",
+                () -> b.getBean(RedisPolicyOverrides.class).isReading());
+    }
+
+    @AfterAll
+    static void stop() {
+        for (AutoCloseable closeable : new AutoCloseable[] { a, b, redis }) {
+            try {
+                if (closeable != null) {
+                    closeable.close();
+                }
+            }
+            catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+        }
+    }
+
+    @AfterEach
+    void removeOverrides() {
+        for (String policy : List.of("answers", "searches", "free", "pro")) {
+            store(a).remove(policy);
+        }
+        await(BOUND, "B back to the configured policies",
+                () -> b.getBean(RateLimitAdvisor.class).overrides().current().isEmpty());
+    }
+
+    private static ConfigurableApplicationContext start(int port, String prefix) {
+        SpringApplication application = new SpringApplication(App.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        return application.run("--spring.main.banner-mode=off", "--spring.data.redis.host=127.0.0.1",
+                "--spring.data.redis.port=" + port, "--limiter.key-prefix=" + prefix,
+                "--limiter.policy-overrides.poll-interval=" + POLL.toMillis() + "ms",
+                "--limiter.policies.answers.window=1m", "--limiter.policies.answers.max=20",
+                "--limiter.policies.answers.alert-at=10", "--limiter.policies.answers.ban-for=10m",
+                "--limiter.policies.searches.window=1m", "--limiter.policies.searches.max=20",
+                "--limiter.policies.searches.alert-at=10", "--limiter.policies.free.window=1m", "--limiter.policies.free.max=3",
+                "--limiter.policies.pro.window=1m", "--limiter.policies.pro.max=6");
+    }
+
+    @Test
+    void aLowerMaxRefusesAKeyAlreadyPastItAtOnceOnBothInstancesAndAHigherOneLetsItGoOn(CapturedOutput output) {
+        String user = user();
+        for (int call = 1; call <= 7; call++) {
+            assertThat(search(((call % 2) == 0) ? b : a, user)).as("call " + call + " under max 20").isTrue();
+        }
+        events(a).clear();
+        events(b).clear();
+
+        // alert-at 10 is not below 5: it changes with max
+        store(a).set("searches", new PolicyOverride(5L, null, 3L, null));
+        assertThat(search(a, user)).as("on A, at once: the key is at 7, past the new max 5").isFalse();
+        Duration seen = await(BOUND, "B applies max 5", () -> searchMaxOf(b) == 5);
+        assertThat(search(b, user)).as("on B").isFalse();
+        assertThat(limiter(a).state("searches", user, limit(a, "searches")).count()).as("the count is kept").isEqualTo(7);
+
+        store(b).set("searches", new PolicyOverride(30L, null, null, null));
+        await(BOUND, "A applies max 30", () -> searchMaxOf(a) == 30);
+        assertThat(search(a, user)).as("max 30 lets the key go on").isTrue();
+        assertThat(search(b, user)).isTrue();
+        assertThat(limiter(b).state("searches", user, limit(b, "searches")).count()).as("counted on from 7").isEqualTo(9);
+
+        assertThat(events(a)).extracting(RateLimitPolicyChangedEvent::madeHere).containsExactly(true, false);
+        assertThat(events(b)).extracting(RateLimitPolicyChangedEvent::madeHere).containsExactly(false, true);
+        assertThat(events(a).get(0).after()).isEqualTo(new PolicyOverride(5L, null, 3L, null));
+        assertThat(events(a).get(1).after()).as("keeps alert-at 3").isEqualTo(new PolicyOverride(30L, null, 3L, null));
+        // the limit of search(), and the variant of planned() for a call that chooses "searches"
+        assertThat(events(a).get(0).limits()).extracting((limit) -> limit.limitId() + " " + limit.limit().max())
+            .containsExactlyInAnyOrder("searches 5", "plans.searches 5");
+        assertThat(output.getOut()).contains("Rate limit policy 'searches' is overridden on this instance: max=5, alert-at=3.",
+                "Rate limit policy 'searches' is overridden by another instance (read from Redis): max=5, alert-at=3.",
+                "Its limits now: searches: 5 per PT1M, alert past 3; plans.searches: 5 per PT1M, alert past 3.");
+        System.out.println("B applied the change made on A in " + seen.toMillis() + " ms (poll interval "
+                + POLL.toMillis() + " ms)");
+
+        assertThat(store(a).remove("searches")).isTrue();
+        await(BOUND, "B is back to the configured max", () -> searchMaxOf(b) == 20);
+        assertThat(searchMaxOf(a)).isEqualTo(20);
+        assertThat(events(b).get(events(b).size() - 1).after()).as("removed").isNull();
+        assertThat(output.getOut()).contains("Rate limit policy 'searches' is back to its configured values");
+    }
+
+    @Test
+    void aBanInForceIsKeptThroughAChangeOfMaxAndBanFor() {
+        String user = user();
+        for (int call = 1; call <= 20; call++) {
+            assertThat(read(a, user)).isTrue();
+        }
+        assertThat(read(a, user)).as("the 21st call is banned").isFalse();
+        assertThat(limiter(a).isBanned("answers", user)).isTrue();
+        store(a).set("answers", new PolicyOverride(50L, null, null, Duration.ofMinutes(1)));
+        await(BOUND, "B applies max 50", () -> maxOf(b) == 50);
+        assertThat(read(b, user)).as("still banned on B, under max 50").isFalse();
+        assertThat(read(a, user)).as("and on A").isFalse();
+        assertThat(limiter(a).banTimeLeft("answers", user)).as("the ban keeps its length")
+            .isGreaterThan(Duration.ofMinutes(9));
+        store(a).remove("answers");
+        await(BOUND, "B is back to the configured max", () -> maxOf(b) == 20);
+    }
+
+    @Test
+    void invalidChangesAreRefusedWithTheValueAndTheRuleAndChangeNothing() {
+        RedisPolicyOverrides store = store(a);
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> store.set("answers", new PolicyOverride(null, Duration.ofNanos(500_000), null, null)))
+            .withMessageContaining("Policy 'answers' would have window PT0.0005S")
+            .withMessageContaining("at least 1ms");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> store.set("answers", new PolicyOverride(null, null, 25L, null)))
+            .withMessage("Policy 'answers' would have alert-at 25, which must be less than max (20): the alert is for "
+                    + "calls that are still allowed (override: alert-at=25)");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> store.set("answers", new PolicyOverride(8L, null, null, null)))
+            .withMessageContaining("alert-at 10, which must be less than max (8)");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> store.set("answers", new PolicyOverride(0L, null, null, null)))
+            .withMessageContaining("max 0, which must be at least 1");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> store.set("gold", new PolicyOverride(8L, null, null, null)))
+            .withMessage("No rate limit policy 'gold'; defined policies: [answers, free, pro, searches]");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> store.set("answers", PolicyOverride.NONE))
+            .withMessageContaining("sets none of max, window, alert-at and ban-for");
+        assertThat(store.read()).as("nothing written").doesNotContainKey("answers").doesNotContainKey("gold");
+        assertThat(maxOf(a)).isEqualTo(20);
+    }
+
+    @Test
+    void eachPlanHasItsOwnLimitOnEveryInstanceAndAPlanCanBeChangedLive() {
+        String user = user();
+        for (int call = 1; call <= 3; call++) {
+            assertThat(plan(((call % 2) == 0) ? b : a, "free", user)).isTrue();
+        }
+        assertThat(plan(b, "free", user)).as("free allows 3 a minute, on every instance").isFalse();
+        for (int call = 1; call <= 6; call++) {
+            assertThat(plan(a, "pro", user)).as("pro counts apart: call " + call).isTrue();
+        }
+        assertThat(plan(b, "pro", user)).isFalse();
+
+        store(b).set("free", new PolicyOverride(4L, null, null, null));
+        await(BOUND, "A applies free max 4", () -> a.getBean(RateLimitAdvisor.class).overrides().current()
+            .containsKey("free"));
+        assertThat(plan(a, "free", user)).as("one more for free users").isTrue();
+        assertThat(plan(a, "free", user)).isFalse();
+        assertThat(plan(a, "pro", user)).as("pro is untouched").isFalse();
+        store(b).remove("free");
+        await(BOUND, "A is back", () -> !a.getBean(RateLimitAdvisor.class).overrides().current().containsKey("free"));
+    }
+
+    @Test
+    void aConfigurationRefreshChangesAPolicyOnEveryInstanceAndARefreshBackRemovesIt() {
+        MapPropertySource refreshed = new MapPropertySource("refreshed",
+                new java.util.HashMap<>(Map.of("limiter.policies.answers.max", "40")));
+        a.getEnvironment().getPropertySources().addFirst(refreshed);
+        try {
+            a.publishEvent(new EnvironmentChangeEvent(a, Set.of("limiter.policies.answers.max")));
+            assertThat(maxOf(a)).as("at once where refreshed").isEqualTo(40);
+            await(BOUND, "B applies the refreshed max", () -> maxOf(b) == 40);
+
+            refreshed.getSource().put("limiter.policies.answers.max", "20");
+            a.publishEvent(new EnvironmentChangeEvent(a, Set.of("limiter.policies.answers.max")));
+            assertThat(a.getBean(RateLimitAdvisor.class).overrides().current()).as("back to the configuration")
+                .doesNotContainKey("answers");
+            await(BOUND, "B is back", () -> maxOf(b) == 20);
+        }
+        finally {
+            a.getEnvironment().getPropertySources().remove("refreshed");
+        }
+    }
+
+    private static boolean read(ConfigurableApplicationContext instance, String user) {
+        try {
+            instance.getBean(Answers.class).read(user);
+            return true;
+        }
+        catch (RateLimitExceededException ex) {
+            return false;
+        }
+    }
+
+    private static boolean search(ConfigurableApplicationContext instance, String user) {
+        try {
+            instance.getBean(Answers.class).search(user);
+            return true;
+        }
+        catch (RateLimitExceededException ex) {
+            return false;
+        }
+    }
+
+    private static boolean plan(ConfigurableApplicationContext instance, String plan, String user) {
+        try {
+            instance.getBean(Answers.class).planned(plan, user);
+            return true;
+        }
+        catch (RateLimitExceededException ex) {
+            return false;
+        }
+    }
+
+    private static long maxOf(ConfigurableApplicationContext instance) {
+        return limit(instance, "answers").max();
+    }
+
+    private static long searchMaxOf(ConfigurableApplicationContext instance) {
+        return limit(instance, "searches").max();
+    }
+
+    private static Limit limit(ConfigurableApplicationContext instance, String limitId) {
+        return instance.getBean(RateLimitAdvisor.class)
+            .limits()
+            .stream()
+            .filter((limit) -> limit.limitId().equals(limitId))
+            .findFirst()
+            .orElseThrow()
+            .limit();
+    }
+
+    private static RedisPolicyOverrides store(ConfigurableApplicationContext instance) {
+        return instance.getBean(RedisPolicyOverrides.class);
+    }
+
+    private static RateLimiter limiter(ConfigurableApplicationContext instance) {
+        return instance.getBean(RateLimiter.class);
+    }
+
+    private static List<RateLimitPolicyChangedEvent> events(ConfigurableApplicationContext instance) {
+        return instance.getBean(App.class).events;
+    }
+
+    private static String user() {
+        return "user-" + UUID.randomUUID();
+    }
+
+    private static Duration await(Duration within, String what, BooleanSupplier condition) {
+        long start = System.nanoTime();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - start > within.toNanos()) {
+                throw new AssertionError("Not within " + within.toMillis() + " ms: " + what);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(Answers.class)
+    static class App {
+
+        final List<RateLimitPolicyChangedEvent> events = new CopyOnWriteArrayList<>();
+
+        @EventListener
+        void changed(RateLimitPolicyChangedEvent event) {
+            this.events.add(event);
+        }
+
+    }
+
+    static class Answers {
+
+        @RateLimit(name = "answers", policy = "answers", key = "#user")
+        public void read(String user) {
+        }
+
+        // no ban: a key past max is refused until its window ends
+        @RateLimit(name = "searches", policy = "searches", key = "#user")
+        public void search(String user) {
+        }
+
+        @RateLimit(name = "plans", policy = "#{#plan}", key = "#user")
+        public void planned(String plan, String user) {
+        }
+
+    }
+
+}
