@@ -17,6 +17,7 @@ import io.github.limiter.reactive.ReactiveRateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.aop.RateLimitAdvisor;
 import io.github.limiter.redis.LocalRefusalsSubscription;
+import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.WithRedis;
@@ -27,6 +28,7 @@ import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoCon
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -192,6 +194,30 @@ class LimiterAutoConfigurationTests {
         }
         this.runner.withPropertyValues("limiter.local-cache.enabled=false")
             .run(context -> assertThat(context).doesNotHaveBean(LocalRefusalsSubscription.class));
+    }
+
+    @Test
+    void keepsPolicyOverridesInRedisAndHearsConfigurationRefreshesWhereSpringCloudContextIsPresent() {
+        this.runner.run(context -> {
+            assertThat(context).hasSingleBean(RedisPolicyOverrides.class);
+            assertThat(context).hasSingleBean(PolicyRefreshListener.class);
+        });
+        this.runner.withClassLoader(new FilteredClassLoader(EnvironmentChangeEvent.class)).run(context -> {
+            assertThat(context).hasSingleBean(RedisPolicyOverrides.class);
+            assertThat(context).doesNotHaveBean(PolicyRefreshListener.class);
+        });
+        this.runner.withPropertyValues("limiter.policy-overrides.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(RedisPolicyOverrides.class);
+            assertThat(context).doesNotHaveBean(PolicyRefreshListener.class);
+        });
+    }
+
+    @Test
+    void aPollIntervalThatIsNotPositiveFailsTheStart() {
+        this.runner.withPropertyValues("limiter.policy-overrides.poll-interval=0s")
+            .run(context -> assertThat(context).getFailure()
+                .rootCause()
+                .hasMessageContaining("limiter.policy-overrides.poll-interval = 'PT0S' must be positive"));
     }
 
     @Test

@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
                 "limiter.policies.reads.window=60s", "limiter.policies.reads.max=3",
                 "limiter.policies.reads.alert-at=1", "limiter.policies.reads.ban-for=10m",
                 "limiter.policies.trial.window=60s", "limiter.policies.trial.max=1",
-                "limiter.policies.trial.mode=shadow" })
+                "limiter.policies.trial.mode=shadow", "limiter.policies.searches.window=60s",
+                "limiter.policies.searches.max=20", "limiter.policies.searches.alert-at=10" })
 class ObservabilityIntegrationTests {
 
     private static final String PREFIX = "obs-" + UUID.randomUUID() + ":";
@@ -95,8 +96,44 @@ class ObservabilityIntegrationTests {
         assertThat(scrape).doesNotContain(user);
     }
 
+    @Test
+    void anAdminChangesAPolicyWhileTheApplicationRunsAndRestoresIt() {
+        String user = "u" + UUID.randomUUID().toString().substring(0, 8);
+        for (int call = 0; call < 7; call++) {
+            assertThat(send("GET", "/obs/search?user=" + user).statusCode()).isEqualTo(200);
+        }
+        HttpResponse<String> changed = send("POST", "/actuator/ratelimits/searches", "{\"max\": 5, \"alertAt\": 3}");
+        assertThat(changed.statusCode()).isEqualTo(200);
+        assertThat(changed.body()).contains("\"policy\":\"searches\"", "\"override\":{\"max\":5,", "\"alertAt\":3",
+                "\"limitId\":\"searches\"", "\"max\":5");
+        assertThat(send("GET", "/obs/search?user=" + user).statusCode()).as("at 7, past the new max 5").isEqualTo(429);
+        assertThat(send("GET", "/actuator/ratelimits").body()).contains("\"override\":{\"max\":5,\"window\":null,"
+                + "\"alertAt\":3,\"banFor\":null}");
+
+        HttpResponse<String> invalid = send("POST", "/actuator/ratelimits/searches", "{\"window\": \"500us\"}");
+        assertThat(invalid.statusCode()).isEqualTo(400);
+        assertThat(invalid.body()).contains("Policy 'searches' would have window PT0.0005S");
+        HttpResponse<String> alertTooHigh = send("POST", "/actuator/ratelimits/searches", "{\"alertAt\": 5}");
+        assertThat(alertTooHigh.statusCode()).isEqualTo(400);
+        assertThat(alertTooHigh.body()).contains("alert-at 5, which must be less than max (5)");
+        assertThat(send("POST", "/actuator/ratelimits/searches", "{\"window\": \"soon\"}").body())
+            .contains("window 'soon' is not a duration");
+        assertThat(send("POST", "/actuator/ratelimits/gold", "{\"max\": 5}").statusCode()).isEqualTo(404);
+
+        assertThat(send("POST", "/actuator/ratelimits/searches", "{\"max\": 30}").statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/obs/search?user=" + user).statusCode()).as("max 30 lets it go on").isEqualTo(200);
+        HttpResponse<String> restored = send("DELETE", "/actuator/ratelimits/searches");
+        assertThat(restored.statusCode()).isEqualTo(200);
+        assertThat(restored.body()).contains("\"wasOverridden\":true", "\"max\":20");
+        assertThat(send("DELETE", "/actuator/ratelimits/gold").statusCode()).isEqualTo(404);
+    }
+
     private HttpResponse<String> send(String method, String path) {
         return new LocalHttp(this.port).send(method, path, Map.of(), null);
+    }
+
+    private HttpResponse<String> send(String method, String path, String json) {
+        return new LocalHttp(this.port).send(method, path, Map.of("Content-Type", "application/json"), json);
     }
 
     @SpringBootApplication
@@ -112,6 +149,12 @@ class ObservabilityIntegrationTests {
         @RateLimit(name = "reads", policy = "reads", key = "#user")
         public String read(@RequestParam String user) {
             return "read";
+        }
+
+        @GetMapping("/obs/search")
+        @RateLimit(name = "searches", policy = "searches", key = "#user")
+        public String search(@RequestParam String user) {
+            return "search";
         }
 
         @GetMapping("/obs/trial")

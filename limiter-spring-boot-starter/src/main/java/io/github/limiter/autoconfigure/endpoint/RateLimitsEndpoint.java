@@ -20,12 +20,12 @@ import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.support.Windows;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.dao.DataAccessException;
 
 /**
@@ -152,43 +152,49 @@ public class RateLimitsEndpoint {
      * @param window the window, as {@code 30s} or {@code PT30S}, or {@code null} to keep
      * @param alertAt the alert threshold, or {@code null} to keep
      * @param banFor the ban's length, as {@code 15m} or {@code PT15M}, or {@code null} to keep
-     * @return the policy's override and its limits as they apply now, or {@code null} (404) for an
-     * unknown policy or where policies cannot be changed while the application runs
-     * @throws InvalidEndpointRequestException (400) naming the value and the rule it breaks
+     * @return the policy's override and its limits as they apply now; 400 with a message that names
+     * the value and the rule it breaks; 404 for an unknown policy, or where policies cannot be changed
+     * while the application runs
      */
     @WriteOperation
     @SuppressWarnings("deprecation") // Spring Boot 3's actuator knows optional parameters by this annotation only
-    public @Nullable PolicyChange changePolicy(@Selector String policy,
+    public WebEndpointResponse<Object> changePolicy(@Selector String policy,
             @org.springframework.lang.Nullable Long max, @org.springframework.lang.Nullable String window,
             @org.springframework.lang.Nullable Long alertAt, @org.springframework.lang.Nullable String banFor) {
         if (this.policyOverrides == null || !this.properties.getPolicies().containsKey(policy)) {
-            return null;
+            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }
-        PolicyOverride values = new PolicyOverride(max, duration("window", window), alertAt,
-                duration("banFor", banFor));
         try {
+            PolicyOverride values = new PolicyOverride(max, duration("window", window), alertAt,
+                    duration("banFor", banFor));
             List<LimitDescription> limits = this.policyOverrides.set(policy, values);
-            return PolicyChange.of(policy, this.advisor.overrides().current().get(policy), limits);
+            return new WebEndpointResponse<>(
+                    PolicyChange.of(policy, this.advisor.overrides().current().get(policy), limits));
         }
         catch (IllegalArgumentException ex) {
-            throw new InvalidEndpointRequestException(ex.getMessage(), "Invalid policy change");
+            Map<String, Object> refused = new LinkedHashMap<>();
+            refused.put("policy", policy);
+            refused.put("status", WebEndpointResponse.STATUS_BAD_REQUEST);
+            refused.put("error", "Invalid policy change");
+            refused.put("message", ex.getMessage());
+            return new WebEndpointResponse<>(refused, WebEndpointResponse.STATUS_BAD_REQUEST);
         }
     }
 
     /**
      * Returns a policy to its configured values on every instance: removes its override. Writes.
      * @param policy the policy's name
-     * @return whether there was an override, and the policy's limits as they apply now, or
-     * {@code null} (404) for an unknown policy or where policies cannot be changed
+     * @return whether there was an override, and the policy's limits as they apply now; 404 for an
+     * unknown policy, or where policies cannot be changed while the application runs
      */
     @DeleteOperation
-    public @Nullable Map<String, Object> restorePolicy(@Selector String policy) {
+    public WebEndpointResponse<Object> restorePolicy(@Selector String policy) {
         if (this.policyOverrides == null || !this.properties.getPolicies().containsKey(policy)) {
-            return null;
+            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }
         boolean had = this.policyOverrides.remove(policy);
-        return Map.of("policy", policy, "wasOverridden", had, "limits",
-                this.advisor.overrides().limitsOf(policy).stream().map(LimitEntry::of).toList());
+        return new WebEndpointResponse<>(Map.of("policy", policy, "wasOverridden", had, "limits",
+                this.advisor.overrides().limitsOf(policy).stream().map(LimitEntry::of).toList()));
     }
 
     private static @Nullable Duration duration(String name, @Nullable String text) {
@@ -197,8 +203,7 @@ public class RateLimitsEndpoint {
         }
         Duration duration = Windows.parse(text);
         if (duration == null) {
-            throw new InvalidEndpointRequestException(name + " '" + text + "' is not a duration; " + Windows.FORMATS,
-                    "Invalid policy change");
+            throw new IllegalArgumentException(name + " '" + text + "' is not a duration; " + Windows.FORMATS);
         }
         return duration;
     }
