@@ -8,9 +8,10 @@ ALGORITHMS[3] = {
     local w = l.window
     local idx = math.floor(NOW_MS / w)
     local elapsed = NOW_MS - idx * w
-    local h = redis.call('HMGET', l.state_key, 'w', 'c', 'p')
+    local h = redis.call('HMGET', l.state_key, 'w', 'c', 'p', 'l')
     local c, p = 0, 0
-    if h[1] then
+    -- counts kept under another window length (the window changed while running) are not comparable
+    if h[1] and (not h[4] or tonumber(h[4]) == w) then
       local stored = tonumber(h[1])
       if stored == idx then
         c, p = tonumber(h[2]), tonumber(h[3])
@@ -42,7 +43,7 @@ ALGORITHMS[3] = {
   commit = function(l, s)
     local w = l.window
     local c = s.c + l.cost
-    redis.call('HSET', l.state_key, 'w', s.idx, 'c', c, 'p', s.p)
+    redis.call('HSET', l.state_key, 'w', s.idx, 'c', c, 'p', s.p, 'l', w)
     -- kept through the next window, where it is the previous window's count
     redis.call('PEXPIRE', l.state_key, (w - s.elapsed) + w)
     return math.floor((s.p * (w - s.elapsed) + c * w) / w), s.reset, w

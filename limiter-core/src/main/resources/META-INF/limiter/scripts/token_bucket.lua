@@ -1,21 +1,36 @@
 -- TOKEN_BUCKET (4): a bucket of max tokens refilled at max per window; bursts up to max, then a
--- smooth rate. A hash per key: the level s in tokens x window (so that refill, max tokens per
--- window milliseconds, is max per millisecond: integers only) and the time t of the last call.
--- "count" is the tokens in use. The key lives only until the bucket would be full again.
+-- smooth rate. A hash per key: the tokens in use u, in tokens x window (so that refill, max tokens
+-- per window milliseconds, is max per millisecond: integers only), the time t of the last call and
+-- the window l they were counted in. Keeping the tokens in use (not the tokens left) lets a limit
+-- changed while running read the key as it is: a lower max refuses a key already past it, a higher
+-- one lets it go on. "count" is the tokens in use. The key lives only until the bucket would be full
+-- again.
 ALGORITHMS[4] = {
   check = function(l)
     read_clock()
     local w = l.window
     local capacity = l.max * w
-    local level = capacity
-    local h = redis.call('HMGET', l.state_key, 's', 't')
-    if h[1] then
+    local used = 0
+    local h = redis.call('HMGET', l.state_key, 'u', 't', 'l', 's')
+    if h[1] or h[4] then
+      local stored
+      if h[1] then
+        stored = tonumber(h[1])
+        if tonumber(h[3]) ~= w then
+          -- the window changed while running: the same tokens, in the new unit
+          stored = math.floor(stored / tonumber(h[3]) * w)
+        end
+      else
+        -- written by an earlier version, as the tokens left
+        stored = math.max(capacity - tonumber(h[4]), 0)
+      end
       local elapsed = math.min(math.max(NOW_MS - tonumber(h[2]), 0), w)
-      level = math.min(capacity, tonumber(h[1]) + elapsed * l.max)
+      used = math.max(stored - elapsed * l.max, 0)
     end
+    local level = capacity - used
     local need = l.cost * w
-    local s = { level = level, count = l.max - math.floor(level / w), reset = ceil_div(capacity - level, l.max),
-                retry = 0 }
+    local s = { used = used, count = ceil_div(used, w), reset = ceil_div(used, l.max), retry = 0,
+                legacy = (h[4] ~= false) }
     s.fits = level >= need
     if not s.fits then
       s.retry = math.max(ceil_div(need - level, l.max), 1)
@@ -24,10 +39,13 @@ ALGORITHMS[4] = {
   end,
   commit = function(l, s)
     local w = l.window
-    local level = s.level - l.cost * w
-    local refill = ceil_div(l.max * w - level, l.max)
-    redis.call('HSET', l.state_key, 's', level, 't', NOW_MS)
+    local used = s.used + l.cost * w
+    local refill = ceil_div(used, l.max)
+    redis.call('HSET', l.state_key, 'u', used, 't', NOW_MS, 'l', w)
+    if s.legacy then
+      redis.call('HDEL', l.state_key, 's')
+    end
     redis.call('PEXPIRE', l.state_key, refill)
-    return l.max - math.floor(level / w), refill, w
+    return ceil_div(used, w), refill, w
   end
 }

@@ -182,6 +182,38 @@ class AlgorithmsIntegrationTests {
         assertThat(decisions).extracting(Decision::count).containsExactly(7L, 7L, 7L, 10L);
     }
 
+    /**
+     * A limit changed while the application runs (a policy override) reads the key's state as it
+     * is: a lower max refuses a key already past it, a higher one lets it go on from its count; a
+     * new window keeps the count (fixed window, sliding log), the tokens in use (token bucket), or
+     * starts the count afresh (sliding window: its counts are per aligned window of the old length).
+     */
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void aChangedLimitReadsTheKeysStateAsItIs(Algorithm algorithm) {
+        Limit twenty = Limit.of(20, DAY).withAlgorithm(algorithm);
+        List<Decision> decisions = new ArrayList<>();
+        long[] afterNewWindow = new long[1];
+        inOneAlignedWindow(DAY, () -> {
+            decisions.clear();
+            String key = "changed-" + UUID.randomUUID();
+            for (int call = 0; call < 7; call++) {
+                this.limiter.tryAcquire("changed", key, twenty);
+            }
+            decisions.add(this.limiter.tryAcquire("changed", key, Limit.of(5, DAY).withAlgorithm(algorithm)));
+            decisions.add(this.limiter.tryAcquire("changed", key, Limit.of(30, DAY).withAlgorithm(algorithm)));
+            afterNewWindow[0] = this.limiter
+                .tryAcquire("changed", key, Limit.of(30, DAY.multipliedBy(2)).withAlgorithm(algorithm))
+                .count();
+        });
+        assertThat(decisions.get(0).outcome()).as("max 5 refuses a key at 7").isEqualTo(Outcome.REJECTED);
+        assertThat(decisions.get(0).count()).isEqualTo(7L);
+        assertThat(decisions.get(1).outcome()).as("max 30 lets it go on").isEqualTo(Outcome.ALLOWED);
+        assertThat(decisions.get(1).count()).as("counting on from 7").isEqualTo(8L);
+        long expected = (algorithm == Algorithm.SLIDING_WINDOW) ? 1L : 9L;
+        assertThat(afterNewWindow[0]).as("count after the window doubled").isEqualTo(expected);
+    }
+
     @ParameterizedTest
     @EnumSource(Algorithm.class)
     void staysExactForTheLargestLimitOfADay(Algorithm algorithm) {

@@ -20,6 +20,7 @@ import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.support.Windows;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -42,6 +43,8 @@ import org.springframework.dao.DataAccessException;
  * @since 0.1.0
  */
 @Endpoint(id = "ratelimits")
+// the policy operations answer through WebEndpointResponse<Object>, which hides what they return
+@RegisterReflectionForBinding(RateLimitsEndpoint.PolicyChange.class)
 public class RateLimitsEndpoint {
 
     private static final int RECENT = 50;

@@ -2,6 +2,8 @@ package io.github.limiter.autoconfigure.endpoint;
 
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.KeyState;
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.LimitEntry;
+import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.OverrideEntry;
+import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.PolicyChange;
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.PolicyEntry;
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.Report;
 import io.github.limiter.redis.RecentEvents;
@@ -34,6 +36,10 @@ class RateLimitsEndpointRuntimeHintsTests {
         assertThat(reflection.onMethodInvocation(PolicyEntry.class, "window")).accepts(this.hints);
         assertThat(reflection.onMethodInvocation(RecentEvents.Event.class, "limitId")).accepts(this.hints);
         assertThat(reflection.onMethodInvocation(KeyState.class, "bannedUntil")).accepts(this.hints);
+        assertThat(reflection.onMethodInvocation(PolicyEntry.class, "override")).accepts(this.hints);
+        assertThat(reflection.onMethodInvocation(OverrideEntry.class, "max")).accepts(this.hints);
+        assertThat(reflection.onMethodInvocation(PolicyChange.class, "override")).accepts(this.hints);
+        assertThat(reflection.onMethodInvocation(PolicyChange.class, "limits")).accepts(this.hints);
     }
 
 }
