@@ -110,7 +110,7 @@ class SampleAppAotIntegrationTests {
 
         HttpResponse<String> limits = client.get("/actuator/ratelimits", admin);
         assertThat(limits.statusCode()).isEqualTo(200);
-        assertThat(limits.body()).contains("\"limitId\":\"answers\"", "\"type\":\"ban\"");
+        assertThat(limits.body()).contains("\"limitId\":\"answers.free\"", "\"type\":\"ban\"");
 
         assertThat(client.delete("/admin/bans/alice", admin).statusCode()).as("the admin lifts the ban")
             .isEqualTo(204);
