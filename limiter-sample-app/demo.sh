@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Walks the anti-crawler story against a running sample app, with curl only:
+# Walks the anti-crawler story against a running sample app, with curl only, then the plans: carol
+# (pro) reads past free's limit, and the admin raises free's max while the app runs:
 #   ./mvnw -pl limiter-sample-app -am spring-boot:run     (in another terminal)
 #   limiter-sample-app/demo.sh                            (BASE=http://host:port to point elsewhere)
 # With BASE2 set too, the story alternates between two instances on one Redis, as a load balancer
@@ -33,6 +34,19 @@ alerts_for() { # alerts_for <base> <user> -> how many alerts the admin sees for 
 bans_for() { # bans_for <base> <user> -> how many active bans the admin sees for the user
   curl -s -H "Authorization: Bearer $ADMIN" "$1/admin/bans" | grep -o "\"username\":\"$2\"" | wc -l | tr -d ' '
 }
+post_json() { # post_json <base><path> <token> <json> -> the response's body, a space and its HTTP status
+  curl -s -w ' %{http_code}' -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $2" -d "$3" "$1"
+}
+count_of() { # count_of <base> <limit-id> <user> -> the user's reads in the window under the limit
+  curl -s -H "Authorization: Bearer $ADMIN" "$1/actuator/ratelimits/$2/$3" | sed -nE 's/.*"count":([0-9]+).*/\1/p'
+}
+free_override() { # free_override <base> -> policy free's override as that instance applies it: null or {...}
+  curl -s -H "Authorization: Bearer $ADMIN" "$1/actuator/ratelimits" | sed -nE 's/.*"free":\{[^}]*"override":(null|\{[^}]*\}).*/\1/p'
+}
+free_max() { # free_max <base> -> the max that limit answers.free applies on that instance now
+  curl -s -H "Authorization: Bearer $ADMIN" "$1/actuator/ratelimits" \
+    | sed -nE 's/.*\{"limitId":"answers\.free",[^}]*"max":([0-9]+).*/\1/p'
+}
 eventually() { # eventually <expected> <command...>: the limiter records alerts and bans a moment after the call
   local value
   for _ in $(seq 1 50); do value=$("${@:2}"); [ "$value" = "$1" ] && break; sleep 0.1; done
@@ -42,10 +56,13 @@ eventually() { # eventually <expected> <command...>: the limiter records alerts 
 if [ "$A" = "$B" ]; then printf 'One instance, %s: A and B below are both this one\n' "$A"
 else printf 'Two instances: A = %s, B = %s\n' "$A" "$B"; fi
 
-step "admin logs in on $(on "$A") and lifts any ban left on alice by an earlier run"
+step "admin logs in on $(on "$A") and clears what an earlier run left: alice's ban, bob's and carol's counts, free's change"
 ADMIN=$(login "$A" admin | token_of)
 check "admin token issued" yes "$([ -n "$ADMIN" ] && echo yes || echo no)"
 curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/admin/bans/alice"
+curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/admin/bans/bob"
+curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/admin/bans/carol"
+curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/actuator/ratelimits/free"
 alerts_before=$(alerts_for "$A" alice)
 
 step "alice logs in (on A and on B) and reads 10 answers, alternating"
@@ -93,8 +110,8 @@ check "alice's login on B" 403 "$(login_status "$B" alice)"
 step "bob still reads; only the admin may lift bans or use the actuator"
 BOB=$(login "$B" bob | token_of)
 check "bob reads an answer" 200 "$(read_answer "$A" "$BOB" 3)"
-check "POST /actuator/ratelimits/answers/alice, no token" 401 "$(status POST "$A/actuator/ratelimits/answers/alice")"
-check "POST /actuator/ratelimits/answers/alice, bob's token" 403 "$(status POST "$A/actuator/ratelimits/answers/alice" "$BOB")"
+check "POST /actuator/ratelimits/answers.free/alice, no token" 401 "$(status POST "$A/actuator/ratelimits/answers.free/alice")"
+check "POST /actuator/ratelimits/answers.free/alice, bob's token" 403 "$(status POST "$A/actuator/ratelimits/answers.free/alice" "$BOB")"
 check "DELETE /admin/bans/alice, bob's token" 403 "$(status DELETE "$B/admin/bans/alice" "$BOB")"
 check "GET /actuator/health, no token" 200 "$(status GET "$B/actuator/health")"
 
@@ -108,6 +125,48 @@ ALICE=$(login "$B" alice | token_of)
 check "alice's new token issued by $(on "$B")" yes "$([ -n "$ALICE" ] && echo yes || echo no)"
 check "alice reads an answer on $(on "$A")" 200 "$(read_answer "$A" "$ALICE" 1)"
 check "still one new alert in total" "$((alerts_before + 1))" "$(alerts_for "$B" alice)"
+
+step "carol, on the pro plan (60 a minute, alert past 40), reads 25 answers, alternating"
+carol_alerts_before=$(alerts_for "$A" carol)
+CAROL=$(login "$B" carol | token_of)
+statuses=""
+for i in $(seq 1 25); do
+  if [ $((i % 2)) -eq 1 ]; then statuses="$statuses$(read_answer "$A" "$CAROL" $((1 + i % 3))) "
+  else statuses="$statuses$(read_answer "$B" "$CAROL" $((1 + i % 3))) "; fi
+done
+echo "   statuses: $statuses"
+check "reads 1-25 all answered, past free's 20" "$(printf '200 %.0s' $(seq 1 25))" "$statuses"
+check "carol's reads counted under answers.pro" 25 "$(count_of "$A" answers.pro carol)"
+check "no alert for carol" "$carol_alerts_before" "$(alerts_for "$B" carol)"
+
+step "bob, on free, reads up to 20 answers: at the limit, not past it"
+statuses=""
+for i in $(seq $(($(count_of "$A" answers.free bob) + 1)) 20); do
+  if [ $((i % 2)) -eq 1 ]; then statuses="$statuses$(read_answer "$A" "$BOB" $((1 + i % 3))) "
+  else statuses="$statuses$(read_answer "$B" "$BOB" $((1 + i % 3))) "; fi
+done
+echo "   statuses: $statuses"
+check "bob's reads counted under answers.free" 20 "$(count_of "$B" answers.free bob)"
+
+step "the admin raises free's max to 30 on $(on "$A"), while the app runs; every instance applies it"
+response=$(post_json "$A/actuator/ratelimits/free" "$BOB" '{"max":30}')
+check "POST /actuator/ratelimits/free, bob's token" 403 "${response##* }"
+response=$(post_json "$A/actuator/ratelimits/free" "$ADMIN" '{"max":30,"alertAt":40}')
+echo "   $response"
+check "POST {max: 30, alertAt: 40}: alert-at must stay below max" 400 "${response##* }"
+response=$(post_json "$A/actuator/ratelimits/free" "$ADMIN" '{"max":30,"alertAt":10}')
+echo "   $response"
+check "POST {max: 30, alertAt: 10} on $(on "$A")" 200 "${response##* }"
+check "answers.free's max on A" 30 "$(free_max "$A")"
+check "answers.free's max on B" 30 "$(eventually 30 free_max "$B")"
+check "bob's read 21 answered by $(on "$B")" 200 "$(read_answer "$B" "$BOB" 1)"
+check "bob's count kept, and counting" 21 "$(count_of "$A" answers.free bob)"
+
+step "the admin restores free on $(on "$B"): back to its configured 20 on every instance"
+check "DELETE /actuator/ratelimits/free on $(on "$B")" 200 "$(status DELETE "$B/actuator/ratelimits/free" "$ADMIN")"
+check "free's change gone on A" null "$(eventually null free_override "$A")"
+check "answers.free's max on A" 20 "$(free_max "$A")"
+check "answers.free's max on B" 20 "$(free_max "$B")"
 
 echo
 if [ "$failures" -eq 0 ]; then echo "The story played out as described."; else echo "$failures step(s) failed."; exit 1; fi

@@ -5,11 +5,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import com.jayway.jsonpath.JsonPath;
+
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.WithRedis;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +25,7 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedCondition;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import org.springframework.boot.SpringApplication;
@@ -34,7 +39,8 @@ import static org.assertj.core.api.Assertions.fail;
 /**
  * The admin console ({@code /console/index.html}) in Debian's headless Chromium: the administrator
  * logs in through the form, sees a crawler's alert and ban appear by the page's own polling, and
- * lifts the ban with its button.
+ * lifts the ban with its button; and raises a plan's limit with the plans form, sees the change
+ * listed, is told why an invalid one is refused, and restores the plan with its button.
  */
 @WithRedis
 class AdminConsoleBrowserTests {
@@ -49,6 +55,8 @@ class AdminConsoleBrowserTests {
     private static final By ALICE_BANNED = By.cssSelector("#bans tr[data-username='alice']");
 
     private static final By ALICE_ALERTED = By.cssSelector("#alerts tr[data-username='alice']");
+
+    private static final By FREE_PLAN = By.cssSelector("#plans tr[data-plan='free']");
 
     /** Skipped where Chromium is not installed, except on CI, where a skip would hide the page's test. */
     @BeforeEach
@@ -103,8 +111,8 @@ class AdminConsoleBrowserTests {
                 assertThat(client.read(alice, 1)).as("read 21").isEqualTo(429);
 
                 wait.until(ExpectedConditions.presenceOfElementLocated(ALICE_BANNED));
-                // the row reads "<at> alice 11 <instance>": alerted at her 11th read
-                wait.until(ExpectedConditions.textMatches(ALICE_ALERTED, Pattern.compile("\\balice 11\\b")));
+                // the row reads "<at> alice free 11 <instance>": alerted at her 11th read, on the free plan
+                wait.until(ExpectedConditions.textMatches(ALICE_ALERTED, Pattern.compile("\\balice free 11\\b")));
 
                 wait.until(clicked(By.cssSelector("#bans tr[data-username='alice'] button.lift")));
                 wait.until(ExpectedConditions.numberOfElementsToBe(ALICE_BANNED, 0));
@@ -118,6 +126,75 @@ class AdminConsoleBrowserTests {
         finally {
             FileSystemUtils.deleteRecursively(profile);
         }
+    }
+
+    @Test
+    void adminRaisesFreesMaxWithThePlansFormAndRestoresIt(EmbeddedRedis redis) throws IOException {
+        String prefix = "console-plans-" + UUID.randomUUID() + ":";
+        String[] properties = { "--server.port=0", "--spring.main.banner-mode=off",
+                "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
+                "--limiter.key-prefix=" + prefix, "--sample.sessions.namespace=" + prefix + "sessions" };
+        Path profile = Files.createTempDirectory("console-chromium-");
+        try (ConfigurableApplicationContext app = SpringApplication.run(SampleApplication.class, properties)) {
+            int port = ((WebServerApplicationContext) app).getWebServer().getPort();
+            SampleClient client = new SampleClient(port);
+            String admin = client.token("admin");
+            WebDriver browser = chromium(profile);
+            try {
+                WebDriverWait wait = new WebDriverWait(browser, WAIT);
+                wait.ignoring(StaleElementReferenceException.class)
+                    .withMessage(() -> "status line: '" + text(browser, By.id("status")) + "', what the page shows:\n"
+                            + text(browser, By.tagName("body")));
+
+                browser.get("http://localhost:" + port + "/console/index.html");
+                logIn(browser, wait, "admin", "password");
+                // the row reads "free 20 1m 10 15m none": as configured, not changed
+                wait.until(ExpectedConditions.textMatches(FREE_PLAN, Pattern.compile("^free 20 1m 10 15m none\\s*$")));
+
+                String bob = client.token("bob");
+                for (int read = 1; read <= 20; read++) {
+                    assertThat(client.read(bob, 1 + read % 3)).as("bob's read %d", read).isEqualTo(200);
+                }
+
+                setPlan(browser, "free", "30", "10");
+                wait.until(ExpectedConditions.textMatches(FREE_PLAN, Pattern.compile("\\bmax 30, alert-at 10\\b")));
+                assertThat(freeOverride(client, admin)).as("free's override in the app").containsEntry("max", 30)
+                    .containsEntry("alertAt", 10);
+                assertThat(client.read(bob, 1)).as("bob's read 21, free raised to 30").isEqualTo(200);
+
+                setPlan(browser, "free", "30", "40");
+                wait.until(textNotEmpty("plan-error"));
+                assertThat(text(browser, By.id("plan-error"))).startsWith("Refused: ");
+                assertThat(freeOverride(client, admin)).as("free after the refused change")
+                    .containsEntry("alertAt", 10);
+
+                wait.until(clicked(By.cssSelector("#plans tr[data-plan='free'] button.restore")));
+                wait.until(ExpectedConditions.textMatches(FREE_PLAN, Pattern.compile("^free 20 1m 10 15m none\\s*$")));
+                assertThat(browser.findElements(By.cssSelector("#plans button.restore"))).as("restore buttons")
+                    .isEmpty();
+            }
+            finally {
+                browser.quit();
+            }
+            assertThat(freeOverride(client, admin)).as("free restored in the app").isNull();
+        }
+        finally {
+            FileSystemUtils.deleteRecursively(profile);
+        }
+    }
+
+    private static void setPlan(WebDriver browser, String plan, String max, String alertAt) {
+        new Select(browser.findElement(By.id("plan"))).selectByValue(plan);
+        browser.findElement(By.id("plan-max")).clear();
+        browser.findElement(By.id("plan-max")).sendKeys(max);
+        browser.findElement(By.id("plan-alert-at")).clear();
+        browser.findElement(By.id("plan-alert-at")).sendKeys(alertAt);
+        browser.findElement(By.id("plan-set")).click();
+    }
+
+    /** Policy free's override as the app applies it, or {@code null} if the plan has its configured values. */
+    private static @Nullable Map<String, Object> freeOverride(SampleClient client, String admin) {
+        return JsonPath.read(client.get("/actuator/ratelimits", admin).body(), "$.policies.free.override");
     }
 
     /**

@@ -76,7 +76,7 @@ class AntiCrawlerStoryIntegrationTests {
         assertThat(refused.body()).contains("\"banned\":true");
         SampleClient.eventually(() -> this.client.bans(admin), (bans) -> bans.contains("\"username\":\"alice\""),
                 "alice's ban in the admin API");
-        assertThat(this.redis.getExpire(PREFIX + "{answers:alice}:ban")).isBetween(890L, 900L);
+        assertThat(this.redis.getExpire(PREFIX + "{answers.free:alice}:ban")).isBetween(890L, 900L);
 
         assertThat(this.client.read(alice, 1)).as("alice's session is ended").isEqualTo(401);
         HttpResponse<String> login = this.client.login("alice");
@@ -115,20 +115,21 @@ class AntiCrawlerStoryIntegrationTests {
         String bob = this.client.token("bob");
         String admin = this.client.token("admin");
         assertThat(this.client.get("/actuator/health", null).statusCode()).isEqualTo(200);
-        for (String path : List.of("/actuator", "/actuator/ratelimits", "/actuator/ratelimits/answers/alice",
+        for (String path : List.of("/actuator", "/actuator/ratelimits", "/actuator/ratelimits/answers.free/alice",
                 "/actuator/prometheus")) {
             assertThat(this.client.get(path, null).statusCode()).as("GET %s anonymously", path).isEqualTo(401);
             assertThat(this.client.get(path, bob).statusCode()).as("GET %s as a reader", path).isEqualTo(403);
             assertThat(this.client.get(path, admin).statusCode()).as("GET %s as the admin", path).isEqualTo(200);
         }
         // the crawler of the report lifted its own ban and reset its own count this way
-        assertThat(this.client.post("/actuator/ratelimits/answers/bob", null).statusCode()).isEqualTo(401);
-        assertThat(this.client.post("/actuator/ratelimits/answers/bob", bob).statusCode()).isEqualTo(403);
-        assertThat(this.client.delete("/actuator/ratelimits/answers/bob", null).statusCode()).isEqualTo(401);
-        assertThat(this.client.delete("/actuator/ratelimits/answers/bob", bob).statusCode()).isEqualTo(403);
+        assertThat(this.client.post("/actuator/ratelimits/answers.free/bob", null).statusCode()).isEqualTo(401);
+        assertThat(this.client.post("/actuator/ratelimits/answers.free/bob", bob).statusCode()).isEqualTo(403);
+        assertThat(this.client.delete("/actuator/ratelimits/answers.free/bob", null).statusCode()).isEqualTo(401);
+        assertThat(this.client.delete("/actuator/ratelimits/answers.free/bob", bob).statusCode()).isEqualTo(403);
         assertThat(this.client.delete("/admin/bans/bob", bob).statusCode()).isEqualTo(403);
-        assertThat(this.client.post("/actuator/ratelimits/answers/bob", admin).body()).contains("\"wasBanned\":false");
-        assertThat(this.client.delete("/actuator/ratelimits/answers/bob", admin).statusCode()).isEqualTo(200);
+        assertThat(this.client.post("/actuator/ratelimits/answers.free/bob", admin).body())
+            .contains("\"wasBanned\":false");
+        assertThat(this.client.delete("/actuator/ratelimits/answers.free/bob", admin).statusCode()).isEqualTo(200);
     }
 
     @Test

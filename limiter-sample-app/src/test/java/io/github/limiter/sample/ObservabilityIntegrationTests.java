@@ -37,15 +37,15 @@ class ObservabilityIntegrationTests {
         SampleClient client = new SampleClient(this.port);
         String bob = client.token("bob");
         var answer = client.get("/questions/1/answer", bob);
-        assertThat(answer.headers().firstValue("RateLimit-Policy")).hasValue("\"answers\";q=20;w=60");
+        assertThat(answer.headers().firstValue("RateLimit-Policy")).hasValue("\"answers.free\";q=20;w=60");
         assertThat(answer.headers().firstValue("X-RateLimit-Remaining")).hasValue("19");
 
         String admin = client.token("admin");
         assertThat(client.get("/actuator/prometheus", admin).body())
-            .contains("limiter_decisions_total{limit=\"answers\",mode=\"enforce\",outcome=\"allowed\"}");
-        assertThat(client.get("/actuator/ratelimits", admin).body()).contains("\"limitId\":\"answers\"",
+            .contains("limiter_decisions_total{limit=\"answers.free\",mode=\"enforce\",outcome=\"allowed\"}");
+        assertThat(client.get("/actuator/ratelimits", admin).body()).contains("\"limitId\":\"answers.free\"",
                 "\"algorithm\":\"SLIDING_LOG\"", "\"alertAt\":10");
-        assertThat(client.get("/actuator/ratelimits/answers/bob", admin).body()).contains("\"count\":1",
+        assertThat(client.get("/actuator/ratelimits/answers.free/bob", admin).body()).contains("\"count\":1",
                 "\"banned\":false");
     }
 

@@ -83,6 +83,10 @@ class SampleAppAotIntegrationTests {
                 "$.reflection[?(@.type == 'org.springframework.security.core.userdetails.User')].allPublicMethods"))
             .as("the principal's class, which the application registers")
             .contains(true);
+        assertThat(metadata.<List<Boolean>>read(
+                "$.reflection[?(@.type == 'io.github.limiter.sample.answers.Plans')].allPublicMethods"))
+            .as("the bean the policy expression calls, which the application registers")
+            .contains(true);
         assertThat(metadata.<List<String>>read(
                 "$.reflection[?(@.type == 'io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint$Report')].methods[*].name"))
             .as("the ratelimits endpoint's report, registered by Spring Boot")
@@ -110,13 +114,18 @@ class SampleAppAotIntegrationTests {
 
         HttpResponse<String> limits = client.get("/actuator/ratelimits", admin);
         assertThat(limits.statusCode()).isEqualTo(200);
-        assertThat(limits.body()).contains("\"limitId\":\"answers\"", "\"type\":\"ban\"");
+        assertThat(limits.body()).contains("\"limitId\":\"answers.free\"", "\"type\":\"ban\"");
 
         assertThat(client.delete("/admin/bans/alice", admin).statusCode()).as("the admin lifts the ban")
             .isEqualTo(204);
         assertThat(client.bans(admin)).isEqualTo("[]");
         String aliceAgain = client.token("alice");
         assertThat(client.read(aliceAgain, 1)).as("alice reads again").isEqualTo(200);
+
+        String carol = client.token("carol");
+        for (int read = 1; read <= 21; read++) {
+            assertThat(client.read(carol, 1 + read % 3)).as("carol's read %d, on pro", read).isEqualTo(200);
+        }
     }
 
     private static Process start(int port, Path log) throws IOException {

@@ -2,6 +2,7 @@ package io.github.limiter.sample;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -51,6 +52,13 @@ public final class SampleClient {
         return this.http.send("POST", path, authorization(token), null);
     }
 
+    /** A POST with a JSON body, as {@code curl -H 'Content-Type: application/json' -d <json>} sends it. */
+    public HttpResponse<String> post(String path, String token, String json) {
+        Map<String, String> headers = new HashMap<>(authorization(token));
+        headers.put("Content-Type", "application/json");
+        return this.http.send("POST", path, headers, json);
+    }
+
     public int read(String token, long questionId) {
         return get("/questions/" + questionId + "/answer", token).statusCode();
     }
@@ -70,11 +78,19 @@ public final class SampleClient {
      * alerts and bans for the admin views a moment after the call that raised them.
      */
     public static <T> T eventually(Supplier<T> read, Predicate<T> until, String what) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        return eventually(read, until, what, Duration.ofSeconds(10));
+    }
+
+    /**
+     * Reads until the value satisfies {@code until}, for {@code bound} at most.
+     */
+    public static <T> T eventually(Supplier<T> read, Predicate<T> until, String what, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
         T value = read.get();
         while (!until.test(value)) {
             if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("Gave up after 10 s waiting for " + what + "; last seen: " + value);
+                throw new AssertionError("Gave up after " + bound.toMillis() + " ms waiting for " + what
+                        + "; last seen: " + value);
             }
             LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
             value = read.get();

@@ -92,7 +92,7 @@ class TwoInstancesIntegrationTests {
                 String aliceAgain = onB.token("alice");
                 assertThat(onA.read(aliceAgain, 1)).as("alice reads again, on A with a token from B").isEqualTo(200);
 
-                List<RecentEvents.Event> events = a.getBean(RecentEvents.class).recent("answers");
+                List<RecentEvents.Event> events = a.getBean(RecentEvents.class).recent("answers.free");
                 assertThat(events).extracting(RecentEvents.Event::type).containsExactly("ban", "alert");
                 assertThat(events).extracting(RecentEvents.Event::key).containsOnly("alice");
             }

@@ -3,6 +3,7 @@ package io.github.limiter.sample.admin;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.sample.answers.AnswerController;
+import io.github.limiter.sample.answers.AnswerLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,10 +15,10 @@ import org.springframework.session.data.redis.RedisIndexedSessionRepository;
 import org.springframework.stereotype.Component;
 
 /**
- * Reacts to the tiers of answer reads on the instance that decided them (the limiter raises each
- * alert and starts each ban once, whichever instance the call came to): an alert is logged for the
- * administrator; a ban ends every session of the user, in Redis, so the user is logged out of every
- * instance at once.
+ * Reacts to the tiers of answer reads, on every plan, on the instance that decided them (the
+ * limiter raises each alert and starts each ban once, whichever instance the call came to): an
+ * alert is logged for the administrator; a ban ends every session of the user, in Redis, so the user
+ * is logged out of every instance at once.
  */
 @Component
 class KickOffline {
@@ -33,13 +34,14 @@ class KickOffline {
         this.sessions = sessions;
     }
 
-    @EventListener(condition = "#event.limitId() == '" + AnswerController.LIMIT_ID + "'")
+    @EventListener(condition = "#event.limitId().startsWith('" + AnswerController.LIMIT_NAME + ".')")
     void notifyAdministrator(RateLimitAlertEvent event) {
-        logger.warn("Administrator alert: user '{}' read {} answers within {}s (alert at {})", event.key(),
-                event.count(), event.window().toSeconds(), event.alertAt());
+        logger.warn("Administrator alert: user '{}' ({} plan) read {} answers within {}s (alert at {})",
+                event.key(), AnswerLimits.planOf(event.limitId()), event.count(), event.window().toSeconds(),
+                event.alertAt());
     }
 
-    @EventListener(condition = "#event.limitId() == '" + AnswerController.LIMIT_ID + "'")
+    @EventListener(condition = "#event.limitId().startsWith('" + AnswerController.LIMIT_NAME + ".')")
     void kickOffline(RateLimitBanEvent event) {
         try {
             int ended = 0;

@@ -3,21 +3,22 @@ package io.github.limiter.sample.admin;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.RecentEvents;
-import io.github.limiter.sample.answers.AnswerController;
+import io.github.limiter.sample.answers.AnswerLimits;
 
 import org.springframework.stereotype.Component;
 
 /**
  * The alerts and bans of answer reads, read from what the limiter keeps in Redis for every
- * instance: its recent events of the {@code answers} limit, and each key's ban. An instance that
- * did not raise an alert or start a ban shows it all the same, and a ban lifted anywhere is gone
- * everywhere.
+ * instance: its recent events of each plan's limit ({@code answers.free}, {@code answers.pro}),
+ * and each key's ban. An instance that did not raise an alert or start a ban shows it all the same,
+ * and a ban lifted anywhere is gone everywhere.
  */
 @Component
 public class ReaderBans {
@@ -26,36 +27,41 @@ public class ReaderBans {
 
     private final RateLimiter rateLimiter;
 
-    ReaderBans(RecentEvents recentEvents, RateLimiter rateLimiter) {
+    private final AnswerLimits answerLimits;
+
+    ReaderBans(RecentEvents recentEvents, RateLimiter rateLimiter, AnswerLimits answerLimits) {
         this.recentEvents = recentEvents;
         this.rateLimiter = rateLimiter;
+        this.answerLimits = answerLimits;
     }
 
     /**
-     * Returns the recent alerts, newest first.
-     * @return at most {@link RecentEvents#CAPACITY} alerts
+     * Returns the recent alerts of every plan, newest first.
+     * @return at most {@link RecentEvents#CAPACITY} alerts per plan
      */
     public List<Alert> alerts() {
-        return this.recentEvents.recent(AnswerController.LIMIT_ID)
-            .stream()
+        return recent().stream()
             .filter((event) -> event.type().equals("alert"))
-            .map((event) -> new Alert(event.at(), event.key(), event.count(), event.instance()))
+            .map((event) -> new Alert(event.at(), event.key(), event.count(), event.instance(),
+                    AnswerLimits.planOf(event.limitId())))
             .toList();
     }
 
     /**
-     * Returns the bans in force, newest first: those of the recent bans whose key is still banned.
+     * Returns the bans in force, newest first: those of the recent bans whose key is still banned
+     * under the limit that banned it.
      * @return the active bans
      */
     public List<Ban> bans() {
         Instant now = Instant.now();
         Set<String> seen = new HashSet<>();
         List<Ban> bans = new ArrayList<>();
-        for (RecentEvents.Event event : this.recentEvents.recent(AnswerController.LIMIT_ID)) {
-            if (event.type().equals("ban") && !event.shadow() && seen.add(event.key())) {
-                Duration left = this.rateLimiter.banTimeLeft(AnswerController.LIMIT_ID, event.key());
+        for (RecentEvents.Event event : recent()) {
+            if (event.type().equals("ban") && !event.shadow() && seen.add(event.limitId() + " " + event.key())) {
+                Duration left = this.rateLimiter.banTimeLeft(event.limitId(), event.key());
                 if (!left.isZero()) {
-                    bans.add(new Ban(event.key(), now.plus(left), event.at(), event.instance()));
+                    bans.add(new Ban(event.key(), now.plus(left), event.at(), event.instance(),
+                            AnswerLimits.planOf(event.limitId())));
                 }
             }
         }
@@ -63,12 +69,26 @@ public class ReaderBans {
     }
 
     /**
-     * Lifts a user's ban and clears the user's count, on every instance at once.
+     * Lifts a user's ban and clears the user's count, under every plan's limit, on every instance
+     * at once.
      * @param username the user
      * @return whether the user was banned
      */
     public boolean lift(String username) {
-        return this.rateLimiter.unban(AnswerController.LIMIT_ID, username);
+        boolean banned = false;
+        for (String limitId : this.answerLimits.limitIds()) {
+            banned |= this.rateLimiter.unban(limitId, username);
+        }
+        return banned;
+    }
+
+    /** The recent events of every plan's limit, newest first. */
+    private List<RecentEvents.Event> recent() {
+        return this.answerLimits.limitIds()
+            .stream()
+            .flatMap((limitId) -> this.recentEvents.recent(limitId).stream())
+            .sorted(Comparator.comparing(RecentEvents.Event::at).reversed())
+            .toList();
     }
 
     /**
@@ -78,8 +98,9 @@ public class ReaderBans {
      * @param username the user
      * @param reads the user's reads in the window at the time
      * @param instance the instance that raised it, as {@code pid@host}
+     * @param plan the plan whose limit raised it, as {@code free}
      */
-    public record Alert(Instant at, String username, long reads, String instance) {
+    public record Alert(Instant at, String username, long reads, String instance, String plan) {
     }
 
     /**
@@ -89,8 +110,9 @@ public class ReaderBans {
      * @param until when it ends
      * @param bannedAt when it started
      * @param instance the instance that started it, as {@code pid@host}
+     * @param plan the plan whose limit banned the user, as {@code free}
      */
-    public record Ban(String username, Instant until, Instant bannedAt, String instance) {
+    public record Ban(String username, Instant until, Instant bannedAt, String instance, String plan) {
     }
 
 }

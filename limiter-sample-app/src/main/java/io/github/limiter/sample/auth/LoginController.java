@@ -6,7 +6,7 @@ import java.util.Map;
 
 import io.github.limiter.RateLimiter;
 import io.github.limiter.autoconfigure.web.RateLimitProblemTypes;
-import io.github.limiter.sample.answers.AnswerController;
+import io.github.limiter.sample.answers.AnswerLimits;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
@@ -30,9 +30,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/login}: checks the credentials with Spring Security, refuses a banned user with
- * 403 and the time the ban ends, and otherwise opens a session in Redis whose id is the bearer
- * token. While Redis cannot be reached there is neither a ban to check nor a session to open: 503.
+ * {@code POST /api/login}: checks the credentials with Spring Security, refuses a user banned under
+ * any plan's limit with 403 and the time the ban ends, and otherwise opens a session in Redis whose
+ * id is the bearer token. While Redis cannot be reached there is neither a ban to check nor a
+ * session to open: 503.
  * {@code POST /api/logout} ends the token's session.
  */
 @RestController
@@ -44,12 +45,15 @@ class LoginController {
 
     private final RateLimiter rateLimiter;
 
+    private final AnswerLimits answerLimits;
+
     // the concrete type, as KickOffline's: the generic interface does not match once AOT-processed
     LoginController(AuthenticationManager authenticationManager, RedisIndexedSessionRepository sessions,
-            RateLimiter rateLimiter) {
+            RateLimiter rateLimiter, AnswerLimits answerLimits) {
         this.authenticationManager = authenticationManager;
         this.sessions = sessions;
         this.rateLimiter = rateLimiter;
+        this.answerLimits = answerLimits;
     }
 
     @PostMapping("/api/login")
@@ -64,9 +68,11 @@ class LoginController {
         }
         try {
             // The ban lives in Redis, so every instance refuses the login, not only the one that banned.
-            Duration banTimeLeft = this.rateLimiter.banTimeLeft(AnswerController.LIMIT_ID, user.getName());
-            if (!banTimeLeft.isZero()) {
-                return banned(user.getName(), Instant.now().plus(banTimeLeft));
+            for (String limitId : this.answerLimits.limitIds()) {
+                Duration banTimeLeft = this.rateLimiter.banTimeLeft(limitId, user.getName());
+                if (!banTimeLeft.isZero()) {
+                    return banned(user.getName(), limitId, Instant.now().plus(banTimeLeft));
+                }
             }
             return ResponseEntity.ok(Map.of("token", open(this.sessions, user)));
         }
@@ -101,12 +107,12 @@ class LoginController {
         return session.getId();
     }
 
-    private static ResponseEntity<ProblemDetail> banned(String username, Instant until) {
+    private static ResponseEntity<ProblemDetail> banned(String username, String limitId, Instant until) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN,
                 username + " is banned for reading too fast, until " + until);
         problem.setType(RateLimitProblemTypes.BANNED);
         problem.setTitle("Banned for exceeding a rate limit");
-        problem.setProperty("limitId", AnswerController.LIMIT_ID);
+        problem.setProperty("limitId", limitId);
         problem.setProperty("bannedUntil", until.toString());
         return ResponseEntity.status(HttpStatus.FORBIDDEN).body(problem);
     }

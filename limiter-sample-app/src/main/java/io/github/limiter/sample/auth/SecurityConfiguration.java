@@ -1,6 +1,7 @@
 package io.github.limiter.sample.auth;
 
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint;
+import io.github.limiter.sample.answers.Plans;
 
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
@@ -15,6 +16,7 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetails;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -23,10 +25,11 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.session.web.http.HttpSessionIdResolver;
 
 /**
- * Who may do what. Readers ({@code alice}, {@code bob}) read answers; the administrator
- * ({@code admin}) also reads the admin API and every actuator endpoint but health, and is the only
- * one who may write (lift bans). A request is recognised by its bearer token, which is the id of
- * its session in Redis (see {@link SessionConfiguration}), so every instance knows every token.
+ * Who may do what. Readers ({@code alice} and {@code bob} on the {@code free} plan, {@code carol} on
+ * {@code pro}; see {@link Plans}) read answers; the administrator ({@code admin}) also reads the
+ * admin API and every actuator endpoint but health, and is the only one who may write (lift bans,
+ * change a plan's limits). A request is recognised by its bearer token, which is the id of its
+ * session in Redis (see {@link SessionConfiguration}), so every instance knows every token.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -76,14 +79,24 @@ class SecurityConfiguration {
         return PasswordEncoderFactories.createDelegatingPasswordEncoder();
     }
 
-    /** The demo's users, all with the password {@code password}. */
+    /**
+     * The demo's users, all with the password {@code password}. A reader's plan is an authority
+     * ({@code PLAN_FREE}, {@code PLAN_PRO}); the admin has none, so the admin's reads count under
+     * {@code limiter.default-policy}, {@code free}.
+     */
     @Bean
     UserDetailsService users(PasswordEncoder passwordEncoder) {
         String password = passwordEncoder.encode("password");
-        return new InMemoryUserDetailsManager(
-                User.withUsername("alice").password(password).roles(READER).build(),
-                User.withUsername("bob").password(password).roles(READER).build(),
+        return new InMemoryUserDetailsManager(reader("alice", password, Plans.FREE),
+                reader("bob", password, Plans.FREE), reader("carol", password, Plans.PRO),
                 User.withUsername("admin").password(password).roles(READER, ADMIN).build());
+    }
+
+    private static UserDetails reader(String username, String password, String plan) {
+        return User.withUsername(username)
+            .password(password)
+            .authorities("ROLE_" + READER, Plans.authority(plan))
+            .build();
     }
 
     @Bean
