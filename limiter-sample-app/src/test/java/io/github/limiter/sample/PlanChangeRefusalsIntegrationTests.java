@@ -6,7 +6,6 @@ import java.util.UUID;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Value;
@@ -19,7 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What the admin is told over HTTP when a plan change is refused, as the ratelimits endpoint
  * describes it: an invalid value answers 400 naming the value and the rule, an unknown plan 404.
- * Both are off until the starter's endpoint answers so; see each test's reason.
  */
 @WithRedis
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -44,9 +42,6 @@ class PlanChangeRefusalsIntegrationTests {
     }
 
     @Test
-    @Disabled("RateLimitsEndpoint throws InvalidEndpointRequestException(message, \"Invalid policy change\"), and "
-            + "Spring Boot's actuator answers with the reason, the second argument: the 400's detail is "
-            + "\"Invalid policy change\" and the message naming the value and the rule stays on the server")
     void anInvalidChangeAnswers400NamingTheValueAndTheRule() {
         HttpResponse<String> invalid = this.client.post("/actuator/ratelimits/free", this.client.token("admin"),
                 "{\"max\":30,\"alertAt\":40}");
@@ -56,8 +51,6 @@ class PlanChangeRefusalsIntegrationTests {
     }
 
     @Test
-    @Disabled("RateLimitsEndpoint's changePolicy and restorePolicy return null for an unknown policy, which "
-            + "Spring Boot's actuator answers with 204 for a write or delete operation (404 only for a read)")
     void aChangeOfAnUnknownPlanAnswers404() {
         String admin = this.client.token("admin");
         assertThat(this.client.post("/actuator/ratelimits/gold", admin, "{\"max\":30}").statusCode()).isEqualTo(404);

@@ -82,6 +82,8 @@ class ObservabilityIntegrationTests {
         assertThat(send("GET", "/obs/read?user=" + user).statusCode()).isEqualTo(200);
         assertThat(send("DELETE", "/actuator/ratelimits/reads/" + user).body()).contains("\"reset\":true");
         assertThat(send("GET", "/actuator/ratelimits/nope/" + user).statusCode()).isEqualTo(404);
+        assertThat(send("POST", "/actuator/ratelimits/nope/" + user).statusCode()).isEqualTo(404);
+        assertThat(send("DELETE", "/actuator/ratelimits/nope/" + user).statusCode()).isEqualTo(404);
 
         for (int call = 0; call < 3; call++) {
             assertThat(send("GET", "/obs/trial").statusCode()).as("shadow limits let every call through").isEqualTo(200);

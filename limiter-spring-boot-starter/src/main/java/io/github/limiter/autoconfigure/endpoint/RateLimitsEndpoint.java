@@ -123,26 +123,27 @@ public class RateLimitsEndpoint {
      * Lifts a key's ban and clears its count. Writes.
      * @param limitId the limit's id
      * @param key the key
-     * @return whether there was a ban, or {@code null} (404) for an unknown limit
+     * @return whether there was a ban; 404 for an unknown limit
      */
     @WriteOperation
-    public @Nullable Map<String, Object> unban(@Selector String limitId, @Selector String key) {
-        return find(limitId).map(limit -> Map.<String, Object>of("limitId", limitId, "key", key, "wasBanned",
-                this.rateLimiter.unban(limitId, key))).orElse(null);
+    public WebEndpointResponse<Object> unban(@Selector String limitId, @Selector String key) {
+        return find(limitId).map((limit) -> new WebEndpointResponse<Object>(Map.<String, Object>of("limitId", limitId,
+                "key", key, "wasBanned", this.rateLimiter.unban(limitId, key))))
+            .orElseGet(() -> new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
     }
 
     /**
      * Forgets a key's count, ban and alert. Writes.
      * @param limitId the limit's id
      * @param key the key
-     * @return a confirmation, or {@code null} (404) for an unknown limit
+     * @return a confirmation; 404 for an unknown limit
      */
     @DeleteOperation
-    public @Nullable Map<String, Object> reset(@Selector String limitId, @Selector String key) {
-        return find(limitId).map(limit -> {
+    public WebEndpointResponse<Object> reset(@Selector String limitId, @Selector String key) {
+        return find(limitId).map((limit) -> {
             this.rateLimiter.reset(limitId, key);
-            return Map.<String, Object>of("limitId", limitId, "key", key, "reset", true);
-        }).orElse(null);
+            return new WebEndpointResponse<Object>(Map.<String, Object>of("limitId", limitId, "key", key, "reset", true));
+        }).orElseGet(() -> new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
     }
 
     /**
