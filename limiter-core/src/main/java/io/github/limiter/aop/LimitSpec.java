@@ -56,9 +56,12 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
 
     /** The limits as they apply now, with the policy overrides in force. */
     List<LimitDescription> describe(PolicyOverrides overrides) {
-        return variants().stream()
-            .map((spec) -> new LimitDescription(spec.limitId, spec.method, spec.key.text(), overrides.limitOf(spec)))
-            .toList();
+        return variants().stream().map((spec) -> spec.describedAs(overrides.limitOf(spec))).toList();
+    }
+
+    /** This limit, described as allowing {@code limit}. */
+    LimitDescription describedAs(Limit limit) {
+        return new LimitDescription(this.limitId, this.method, this.key.text(), limit);
     }
 
     /**

@@ -72,6 +72,14 @@ public final class PolicyOverrides {
     }
 
     /**
+     * Returns whether the application has policies, which alone can be overridden.
+     * @return {@code false} if no policy is configured
+     */
+    public boolean hasPolicies() {
+        return !this.settings.get().policies().isEmpty();
+    }
+
+    /**
      * Adds a listener told of every change this instance applies.
      * @param listener the listener
      */
@@ -109,8 +117,7 @@ public final class PolicyOverrides {
         List<LimitDescription> limits = new ArrayList<>();
         for (LimitSpec spec : specsOf(policy)) {
             try {
-                limits.add(new LimitDescription(spec.limitId(), spec.method(), spec.key().text(),
-                        spec.overriddenBy(override)));
+                limits.add(spec.describedAs(spec.overriddenBy(override)));
             }
             catch (IllegalArgumentException ex) {
                 throw new IllegalArgumentException("Policy '" + policy + "' cannot take " + override.describe() + ": "
@@ -223,7 +230,7 @@ public final class PolicyOverrides {
      */
     public List<LimitDescription> limitsOf(String policy) {
         return specsOf(policy).stream()
-            .map((spec) -> new LimitDescription(spec.limitId(), spec.method(), spec.key().text(), limitOf(spec)))
+            .map((spec) -> spec.describedAs(limitOf(spec)))
             .distinct()
             .toList();
     }

@@ -32,7 +32,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * every instance every {@code pollInterval}. A change made on this instance applies here at once,
  * and on every other instance within one {@code pollInterval} (plus a Redis round trip); an instance
  * that cannot reach Redis keeps the overrides it last read, and applies the latest ones as soon as
- * it reads them again, after a start while Redis was down too.
+ * it reads them again, after a start while Redis was down too. An application without policies
+ * reads nothing.
  *
  * <p>The hash expires {@code retention} after its latest change, like every key the limiter writes;
  * while any instance runs, it renews that time at least once an hour, so an override lasts until it
@@ -278,7 +279,10 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
             return thread;
         });
         this.poller = poller;
-        poller.scheduleWithFixedDelay(this::poll, 0, this.pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+        // without policies there is nothing to override, and nothing to read every interval
+        if (this.overrides.hasPolicies()) {
+            poller.scheduleWithFixedDelay(this::poll, 0, this.pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     @Override

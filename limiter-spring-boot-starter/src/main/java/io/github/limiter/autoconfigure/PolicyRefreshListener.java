@@ -1,6 +1,5 @@
 package io.github.limiter.autoconfigure;
 
-import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -81,41 +80,23 @@ final class PolicyRefreshListener implements ApplicationListener<EnvironmentChan
         LimiterProperties.Policy refreshed = Binder.get(this.environment)
             .bind(PREFIX + policy, LimiterProperties.Policy.class)
             .orElseGet(LimiterProperties.Policy::new);
-        Long max = null;
-        Duration window = null;
-        Long alertAt = null;
-        Duration banFor = null;
+        PolicyOverride now = new PolicyOverride(refreshed.getMax(), refreshed.getWindow(), refreshed.getAlertAt(),
+                refreshed.getBanFor());
+        PolicyOverride atStart = new PolicyOverride(configured.max(), configured.window(), configured.alertAt(),
+                configured.banFor());
+        // a value refreshed away (or back to what the application started with) ends its override
         Set<Field> removed = EnumSet.noneOf(Field.class);
         for (Field field : fields) {
-            Object now = switch (field) {
-                case MAX -> refreshed.getMax();
-                case WINDOW -> refreshed.getWindow();
-                case ALERT_AT -> refreshed.getAlertAt();
-                case BAN_FOR -> refreshed.getBanFor();
-                default -> null;
-            };
-            Object before = switch (field) {
-                case MAX -> configured.max();
-                case WINDOW -> configured.window();
-                case ALERT_AT -> configured.alertAt();
-                case BAN_FOR -> configured.banFor();
-                default -> null;
-            };
-            if (now == null || Objects.equals(now, before)) {
+            Object value = value(now, field);
+            if (value == null || value.equals(value(atStart, field))) {
                 removed.add(field);
-                continue;
-            }
-            switch (field) {
-                case MAX -> max = refreshed.getMax();
-                case WINDOW -> window = refreshed.getWindow();
-                case ALERT_AT -> alertAt = refreshed.getAlertAt();
-                case BAN_FOR -> banFor = refreshed.getBanFor();
-                default -> {
-                }
             }
         }
+        PolicyOverride set = new PolicyOverride(kept(now.max(), Field.MAX, fields, removed),
+                kept(now.window(), Field.WINDOW, fields, removed), kept(now.alertAt(), Field.ALERT_AT, fields, removed),
+                kept(now.banFor(), Field.BAN_FOR, fields, removed));
         try {
-            this.store.change(policy, new PolicyOverride(max, window, alertAt, banFor), removed);
+            this.store.change(policy, set, removed);
         }
         catch (IllegalArgumentException ex) {
             logger.error("Configuration refresh of limiter.policies." + policy + " not applied: " + ex.getMessage());
@@ -124,6 +105,21 @@ final class PolicyRefreshListener implements ApplicationListener<EnvironmentChan
             logger.error("Configuration refresh of limiter.policies." + policy + " not applied: Redis, which keeps "
                     + "policy changes for every instance, cannot be written (" + ex.getMessage() + ")");
         }
+    }
+
+    private static @Nullable Object value(PolicyOverride values, Field field) {
+        return switch (field) {
+            case MAX -> values.max();
+            case WINDOW -> values.window();
+            case ALERT_AT -> values.alertAt();
+            case BAN_FOR -> values.banFor();
+            default -> null;
+        };
+    }
+
+    /** A refreshed value to set: one the refresh changed, and not back to its start. */
+    private static <T> @Nullable T kept(@Nullable T value, Field field, Set<Field> refreshed, Set<Field> removed) {
+        return (refreshed.contains(field) && !removed.contains(field)) ? value : null;
     }
 
     private static @Nullable Field field(String property) {

@@ -3,6 +3,8 @@ package io.github.limiter.test.autoconfigure.example;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
@@ -52,7 +54,7 @@ class ResetAfterEachTestIntegrationTests {
 
     @Test
     @Order(1)
-    void leavesABanARememberedRefusalAndAKeyOfAnotherApplication() throws InterruptedException {
+    void leavesABanARememberedRefusalAndAKeyOfAnotherApplication() {
         awaitRemembersRefusals();
         this.redis.opsForValue().set(OTHER_KEY, "value");
         this.rateLimits.ban(QuoteService.QUOTES, "mallory");
@@ -75,13 +77,13 @@ class ResetAfterEachTestIntegrationTests {
         assertThat(this.redis.opsForValue().getAndDelete(OTHER_KEY)).isEqualTo("value");
     }
 
-    private void awaitRemembersRefusals() throws InterruptedException {
+    private void awaitRemembersRefusals() {
         // the limiter remembers refusals once it hears the other instances' unbans and resets
         RedisRateLimiter limiter = (RedisRateLimiter) this.rateLimiter;
         Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
         while (!limiter.remembersRefusals()) {
             assertThat(Instant.now()).as("the limiter remembers refusals").isBefore(deadline);
-            Thread.sleep(10);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
     }
 
