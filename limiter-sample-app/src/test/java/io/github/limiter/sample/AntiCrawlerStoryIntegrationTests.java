@@ -4,6 +4,7 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 
+import com.jayway.jsonpath.JsonPath;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
@@ -127,6 +128,13 @@ class AntiCrawlerStoryIntegrationTests {
         assertThat(this.client.delete("/actuator/ratelimits/answers.free/bob", null).statusCode()).isEqualTo(401);
         assertThat(this.client.delete("/actuator/ratelimits/answers.free/bob", bob).statusCode()).isEqualTo(403);
         assertThat(this.client.delete("/admin/bans/bob", bob).statusCode()).isEqualTo(403);
+        // a plan's limit changed live, for every instance (docs/plans.md)
+        assertThat(this.client.post("/actuator/ratelimits/free", null, "{\"max\":1000}").statusCode()).isEqualTo(401);
+        assertThat(this.client.post("/actuator/ratelimits/free", bob, "{\"max\":1000}").statusCode()).isEqualTo(403);
+        assertThat(this.client.delete("/actuator/ratelimits/free", null).statusCode()).isEqualTo(401);
+        assertThat(this.client.delete("/actuator/ratelimits/free", bob).statusCode()).isEqualTo(403);
+        assertThat(JsonPath.<Object>read(this.client.get("/actuator/ratelimits", admin).body(),
+                "$.policies.free.override")).as("free after the refused changes").isNull();
         assertThat(this.client.post("/actuator/ratelimits/answers.free/bob", admin).body())
             .contains("\"wasBanned\":false");
         assertThat(this.client.delete("/actuator/ratelimits/answers.free/bob", admin).statusCode()).isEqualTo(200);
