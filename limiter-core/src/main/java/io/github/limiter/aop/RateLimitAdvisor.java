@@ -109,7 +109,11 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
         // the RateLimitListener beans hear of limits skipped for a blank key; looked up on the first skip
         Supplier<List<RateLimitListener>> listeners = memoize(() -> (beanFactory != null)
                 ? beanFactory.getBeanProvider(RateLimitListener.class).orderedStream().toList() : List.of());
-        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), once, listeners, this.overrides);
+        // asked for a listener on the calling thread of each call decided without blocking
+        Supplier<List<CallListenerSource>> callListeners = memoize(() -> (beanFactory != null)
+                ? beanFactory.getBeanProvider(CallListenerSource.class).orderedStream().toList() : List.of());
+        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), once, listeners, callListeners,
+                this.overrides);
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);
     }

@@ -60,15 +60,18 @@ final class RateLimitInterceptor implements MethodInterceptor {
 
     private final Supplier<List<RateLimitListener>> listeners;
 
+    private final Supplier<List<CallListenerSource>> callListeners;
+
     private final PolicyOverrides overrides;
 
     RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter,
             Supplier<RateLimitAdvisor.Settings> settings, Supplier<List<RateLimitListener>> listeners,
-            PolicyOverrides overrides) {
+            Supplier<List<CallListenerSource>> callListeners, PolicyOverrides overrides) {
         this.specs = specs;
         this.rateLimiter = rateLimiter;
         this.settings = settings;
         this.listeners = listeners;
+        this.callListeners = callListeners;
         this.overrides = overrides;
     }
 
@@ -98,9 +101,27 @@ final class RateLimitInterceptor implements MethodInterceptor {
         }
         return switch (kind) {
             case VALUE -> decideHere(invocation, limits, requests);
-            case COMPLETION_STAGE -> decideWithoutBlocking(invocation, limits, requests);
-            case PUBLISHER -> ReactiveCalls.perSubscription(invocation, limits, requests, this::decideAsync);
+            case COMPLETION_STAGE -> decideWithoutBlocking(invocation, limits, requests, listenerForThisCall());
+            case PUBLISHER -> {
+                RateLimitListener forThisCall = listenerForThisCall();
+                yield ReactiveCalls.perSubscription(invocation, limits, requests, (sameLimits, sameRequests, fromContext) ->
+                        decideAsync(sameLimits, sameRequests, Listeners.both(forThisCall, fromContext)));
+            }
         };
+    }
+
+    /** What the {@link CallListenerSource} beans give on the calling thread, for a call decided elsewhere. */
+    private @Nullable RateLimitListener listenerForThisCall() {
+        RateLimitListener found = null;
+        for (CallListenerSource source : this.callListeners.get()) {
+            try {
+                found = Listeners.both(found, source.listenerForCurrentCall());
+            }
+            catch (RuntimeException ex) {
+                logger.error("Call listener source " + source + " failed", ex);
+            }
+        }
+        return found;
     }
 
     private List<LimitRequest> requests(MethodLimits limits, Method method, @Nullable Object[] args) {
@@ -179,9 +200,9 @@ final class RateLimitInterceptor implements MethodInterceptor {
      * wrapped in a {@link CompletionException} built for each refused call.
      */
     private CompletableFuture<Object> decideWithoutBlocking(MethodInvocation invocation, MethodLimits limits,
-            List<LimitRequest> requests) {
+            List<LimitRequest> requests, @Nullable RateLimitListener alsoTell) {
         CompletableFuture<Object> result = new CompletableFuture<>();
-        decideAsync(limits, requests, null).whenComplete((decision, failure) -> {
+        decideAsync(limits, requests, alsoTell).whenComplete((decision, failure) -> {
             if (failure != null) {
                 result.completeExceptionally(unwrap(failure));
                 return;

@@ -4,6 +4,7 @@ import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,13 +13,16 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Answers {@link RateLimitExceededException} in servlet web applications with HTTP 429 (or
  * {@code limiter.web.ban-status} for banned keys), a {@code Retry-After} header and an RFC 9457
  * problem detail typed by {@link RateLimitProblemTypes} (under
  * {@code limiter.web.problem-type-base}), unless the application handles the exception itself; and
- * adds rate-limit headers ({@code limiter.web.headers}) to the responses of limited endpoints.
+ * adds rate-limit headers ({@code limiter.web.headers}) to the responses of limited endpoints,
+ * including handlers that return a {@code CompletableFuture} or a reactive type.
  *
  * @since 0.1.0
  */
@@ -39,6 +43,25 @@ public final class LimiterWebMvcAutoConfiguration {
     @ConditionalOnMissingBean
     RateLimitHeadersListener rateLimitHeadersListener(LimiterProperties properties) {
         return new RateLimitHeadersListener(properties.getWeb().getHeaders());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AsyncRateLimitHeaders asyncRateLimitHeaders(LimiterProperties properties) {
+        return new AsyncRateLimitHeaders(properties.getWeb().getHeaders());
+    }
+
+    // sets the headers kept by AsyncRateLimitHeaders when a handler's asynchronous result is written
+    @Bean
+    WebMvcConfigurer limiterAsyncRateLimitHeadersConfigurer(ObjectProvider<AsyncRateLimitHeaders> headers) {
+        return new WebMvcConfigurer() {
+
+            @Override
+            public void addInterceptors(InterceptorRegistry registry) {
+                headers.ifAvailable(registry::addInterceptor);
+            }
+
+        };
     }
 
 }
