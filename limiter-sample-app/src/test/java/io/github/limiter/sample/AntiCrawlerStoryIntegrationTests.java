@@ -92,7 +92,10 @@ class AntiCrawlerStoryIntegrationTests {
         String aliceAgain = this.client.token("alice");
         assertThat(this.client.read(aliceAgain, 1)).isEqualTo(200);
         assertThat(this.client.alertsFor(admin, "alice")).isEqualTo(1);
-        assertThat(this.client.delete("/admin/bans/alice", admin).statusCode()).as("nothing left to lift").isEqualTo(404);
+        HttpResponse<String> nothingToLift = this.client.delete("/admin/bans/alice", admin);
+        assertThat(nothingToLift.statusCode()).as("nothing left to lift").isEqualTo(404);
+        assertThat(nothingToLift.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(nothingToLift.body()).contains("\"status\":404", "User 'alice' is not banned");
     }
 
     @Test

@@ -2,7 +2,10 @@ package io.github.limiter.sample.admin;
 
 import java.util.List;
 
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -31,10 +34,15 @@ class AdminController {
         return this.readers.bans();
     }
 
-    /** Lifts a ban (which also clears the user's count): 204, or 404 if there was none. */
+    /** Lifts a ban (which also clears the user's count): 204, or a 404 problem if there was none. */
     @DeleteMapping("/admin/bans/{username}")
     ResponseEntity<Void> lift(@PathVariable String username) {
-        return this.readers.lift(username) ? ResponseEntity.noContent().build() : ResponseEntity.notFound().build();
+        if (!this.readers.lift(username)) {
+            throw new ErrorResponseException(HttpStatus.NOT_FOUND,
+                    ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, "User '" + username + "' is not banned"),
+                    null);
+        }
+        return ResponseEntity.noContent().build();
     }
 
 }
