@@ -1,6 +1,8 @@
 package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +36,9 @@ import org.springframework.util.backoff.BackOffExecution;
  * instance is not missed; each time it subscribes, the limiter's memory starts empty. Every change
  * of state is logged once.
  *
+ * <p>The same channel carries {@linkplain #onAnnouncement announcements}: messages that name no
+ * state key, such as a change of the policy overrides, each with its own action.
+ *
  * <p>Internal API; it may change in any release.
  */
 public final class LocalRefusalsSubscription implements SmartLifecycle, MessageListener, SubscriptionListener {
@@ -55,6 +60,8 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
     private volatile @Nullable ScheduledExecutorService starter;
+
+    private final Map<String, Runnable> announcements = new ConcurrentHashMap<>();
 
     /**
      * Creates the subscription; {@link #start()} subscribes.
@@ -109,9 +116,28 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
         }
     }
 
+    /**
+     * Runs an action, on the container's thread, each time another instance announces something
+     * on the channel with the given message; keep it quick. Every other message is a state key to
+     * forget.
+     * @param message the message, which must not be a state key, such as
+     * {@link RedisPolicyOverrides#announcement()}
+     * @param action what to do
+     */
+    public void onAnnouncement(String message, Runnable action) {
+        this.announcements.put(message, action);
+    }
+
     @Override
     public void onMessage(Message message, byte @Nullable [] pattern) {
-        this.limiter.forgetLocally(new String(message.getBody(), StandardCharsets.UTF_8));
+        String body = new String(message.getBody(), StandardCharsets.UTF_8);
+        Runnable announced = this.announcements.get(body);
+        if (announced != null) {
+            announced.run();
+        }
+        else {
+            this.limiter.forgetLocally(body);
+        }
     }
 
     @Override

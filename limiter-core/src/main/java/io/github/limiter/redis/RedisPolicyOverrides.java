@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,11 +30,12 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * Keeps the policy overrides of every instance in Redis, and applies them here: one hash,
  * {@code <prefix>policy-overrides}, with a field per policy and value ({@code free/max}), read by
- * every instance every {@code pollInterval}. A change made on this instance applies here at once,
- * and on every other instance within one {@code pollInterval} (plus a Redis round trip); an instance
- * that cannot reach Redis keeps the overrides it last read, and applies the latest ones as soon as
- * it reads them again, after a start while Redis was down too. An application without policies
- * reads nothing.
+ * every instance every {@code pollInterval}. A change made on this instance applies here at once;
+ * it is {@linkplain #announceOn(String) announced} to the others, which read the hash as soon as
+ * they hear it, and every other instance applies it within one {@code pollInterval} (plus a Redis
+ * round trip) even if it missed the announcement. An instance that cannot reach Redis keeps the
+ * overrides it last read, and applies the latest ones as soon as it reads them again, after a start
+ * while Redis was down too. An application without policies reads nothing.
  *
  * <p>The hash expires {@code retention} after its latest change, like every key the limiter writes;
  * while any instance runs, it renews that time at least once an hour, so an override lasts until it
@@ -71,6 +73,8 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
 
     private volatile long renewedAt;
 
+    private volatile @Nullable String announcements;
+
     /**
      * Creates the store; {@link #start()} begins reading.
      * @param redis the template to read and write through
@@ -88,6 +92,40 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
         this.overrides = Objects.requireNonNull(overrides, "overrides must not be null");
         this.pollInterval = pollInterval;
         this.retention = retention;
+    }
+
+    /**
+     * Announces each change this instance makes on a pub/sub channel, so that the instances that
+     * listen to it read the overrides at once instead of at their next poll. The message is the
+     * overrides' key; see {@link #announcement()}.
+     * @param channel the channel, such as {@link RedisRateLimiter#invalidationChannel()}
+     */
+    public void announceOn(String channel) {
+        this.announcements = Objects.requireNonNull(channel, "channel must not be null");
+    }
+
+    /**
+     * Returns the message that announces a change of the overrides.
+     * @return the overrides' key in Redis, which no other message on the channel can be
+     */
+    public String announcement() {
+        return this.key;
+    }
+
+    /**
+     * Reads the overrides without waiting for the next poll, on the poller's thread: what an
+     * instance does when it hears that another one made a change.
+     */
+    public void changedElsewhere() {
+        ScheduledExecutorService poller = this.poller;
+        if (poller != null && this.overrides.hasPolicies()) {
+            try {
+                poller.execute(this::poll);
+            }
+            catch (RejectedExecutionException ex) {
+                // stopping: there is nothing left to apply the change to
+            }
+        }
     }
 
     /**
@@ -147,6 +185,23 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
         this.redis.execute(WRITE, List.of(this.key), args.toArray());
         this.renewedAt = System.nanoTime();
         this.overrides.update(read(), true);
+        announce();
+    }
+
+    private void announce() {
+        String channel = this.announcements;
+        if (channel == null) {
+            return;
+        }
+        try {
+            this.redis.convertAndSend(channel, this.key);
+        }
+        catch (RuntimeException ex) {
+            // written and applied here: the others read it at their next poll instead
+            logger.warn("A change of the rate limit policy overrides was written but could not be announced ("
+                    + ex.getMessage() + "); the other instances apply it at their next read, within "
+                    + this.pollInterval.toMillis() + " ms");
+        }
     }
 
     /**

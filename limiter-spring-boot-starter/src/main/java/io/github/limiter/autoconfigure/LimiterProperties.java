@@ -603,7 +603,7 @@ public class LimiterProperties implements Validator {
 
         /**
          * How often each instance reads the overrides from Redis: the longest an instance takes to
-         * apply a change made on another.
+         * apply a change made on another when it did not hear the change announced.
          */
         private Duration pollInterval = Duration.ofSeconds(1);
 

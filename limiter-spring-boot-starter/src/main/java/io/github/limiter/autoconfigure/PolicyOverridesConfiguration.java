@@ -1,9 +1,11 @@
 package io.github.limiter.autoconfigure;
 
 import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.redis.RedisRateLimiter;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,8 +15,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Policies changed while the application runs: the overrides are kept in Redis and read by every
- * instance every {@code limiter.policy-overrides.poll-interval}. Each change this instance applies
+ * Policies changed while the application runs: the overrides are kept in Redis, each change is
+ * announced to the other instances, which read it at once, and every instance reads them every
+ * {@code limiter.policy-overrides.poll-interval} in case it missed an announcement. Each change this instance applies
  * is published as a {@link io.github.limiter.aop.RateLimitPolicyChangedEvent}. With Spring Cloud Context, a
  * configuration refresh of a policy changes it the same way.
  */
@@ -25,11 +28,17 @@ class PolicyOverridesConfiguration {
 
     @Bean
     RedisPolicyOverrides limiterPolicyOverrides(LimiterRedisConnection connection, LimiterProperties properties,
-            RateLimitAdvisor advisor, ApplicationEventPublisher eventPublisher) {
+            RateLimitAdvisor advisor, ApplicationEventPublisher eventPublisher, RedisRateLimiter rateLimiter,
+            ObjectProvider<LocalRefusalsSubscription> subscription) {
         advisor.overrides().addListener(eventPublisher::publishEvent);
         LimiterProperties.PolicyOverrides settings = properties.getPolicyOverrides();
-        return new RedisPolicyOverrides(connection.template(), properties.getKeyPrefix(), advisor.overrides(),
-                settings.getPollInterval(), settings.getRetention());
+        RedisPolicyOverrides store = new RedisPolicyOverrides(connection.template(), properties.getKeyPrefix(),
+                advisor.overrides(), settings.getPollInterval(), settings.getRetention());
+        // changes are announced on the instances' invalidation channel; the instances that listen to
+        // it (local-cache on) read them at once, the others at their next poll
+        store.announceOn(rateLimiter.invalidationChannel());
+        subscription.ifAvailable((heard) -> heard.onAnnouncement(store.announcement(), store::changedElsewhere));
+        return store;
     }
 
     /** With Spring Cloud Context: a configuration refresh changes policies on every instance. */

@@ -18,6 +18,7 @@ import io.github.limiter.aop.PolicyOverride;
 import io.github.limiter.aop.RateLimitAdvisor;
 import io.github.limiter.aop.RateLimitPolicyChangedEvent;
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.test.EmbeddedRedis;
 import org.junit.jupiter.api.AfterAll;
@@ -43,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * Policies changed while two instances run on one Redis, one of which started while Redis was down:
- * each change applies at once where it is made and on the other instance within the poll interval,
+ * each change applies at once where it is made and on the other instance within the poll interval
+ * (at once where the announcement is heard: a third instance that rarely polls checks that),
  * counts and bans in force are kept, an override can be removed, invalid changes are refused with a
  * message that names the value and the rule, and a configuration refresh (Spring Cloud's
  * {@link EnvironmentChangeEvent}) changes a policy the same way.
@@ -66,16 +68,19 @@ class PolicyOverridesIntegrationTests {
 
     private static ConfigurableApplicationContext b;
 
+    private static int port;
+
+    private static String prefix;
+
     @BeforeAll
     static void startBWhileRedisIsDownThenRedisThenA() throws Exception {
-        int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        String prefix = "overrides-" + UUID.randomUUID() + ":";
-        b = start(port, prefix);
+        prefix = "overrides-" + UUID.randomUUID() + ":";
+        b = start(POLL);
         redis = EmbeddedRedis.start(port);
-        a = start(port, prefix);
+        a = start(POLL);
         await(Duration.ofSeconds(10), "B reads the overrides once Redis is up",
                 () -> b.getBean(RedisPolicyOverrides.class).isReading());
     }
@@ -103,12 +108,12 @@ class PolicyOverridesIntegrationTests {
                 () -> b.getBean(RateLimitAdvisor.class).overrides().current().isEmpty());
     }
 
-    private static ConfigurableApplicationContext start(int port, String prefix) {
+    private static ConfigurableApplicationContext start(Duration pollInterval) {
         SpringApplication application = new SpringApplication(App.class);
         application.setWebApplicationType(WebApplicationType.NONE);
         return application.run("--spring.main.banner-mode=off", "--spring.data.redis.host=127.0.0.1",
                 "--spring.data.redis.port=" + port, "--limiter.key-prefix=" + prefix,
-                "--limiter.policy-overrides.poll-interval=" + POLL.toMillis() + "ms",
+                "--limiter.policy-overrides.poll-interval=" + pollInterval.toMillis() + "ms",
                 "--limiter.policies.answers.window=1m", "--limiter.policies.answers.max=20",
                 "--limiter.policies.answers.alert-at=10", "--limiter.policies.answers.ban-for=10m",
                 "--limiter.policies.searches.window=1m", "--limiter.policies.searches.max=20",
@@ -158,6 +163,27 @@ class PolicyOverridesIntegrationTests {
         await(BOUND, "B published the removal", () -> searchEvents(b).size() == 3);
         assertThat(searchEvents(b).get(2).after()).as("removed").isNull();
         assertThat(output.getOut()).contains("Rate limit policy 'searches' is back to its configured values");
+    }
+
+    @Test
+    void aChangeIsAnnouncedSoThatAnInstanceThatRarelyPollsAppliesItAtOnce() {
+        // C reads the overrides once at start, then only every 10 minutes: what reaches it sooner
+        // is the announcement on the instances' channel
+        try (ConfigurableApplicationContext c = start(Duration.ofMinutes(10))) {
+            await(Duration.ofSeconds(10), "C hears the other instances",
+                    () -> c.getBean(LocalRefusalsSubscription.class).isSubscribed());
+            await(Duration.ofSeconds(10), "C has read the overrides once",
+                    () -> c.getBean(RedisPolicyOverrides.class).isReading() && searchMaxOf(c) == 20);
+
+            store(a).set("searches", new PolicyOverride(6L, null, 5L, null));
+            Duration seen = await(BOUND, "C applies max 6", () -> searchMaxOf(c) == 6);
+            System.out.println("C, polling every 10 minutes, applied the change made on A in " + seen.toMillis()
+                    + " ms");
+
+            store(b).remove("searches");
+            await(BOUND, "C is back to the configured max", () -> searchMaxOf(c) == 20);
+            await(BOUND, "A is back to the configured max", () -> searchMaxOf(a) == 20);
+        }
     }
 
     @Test
