@@ -17,8 +17,9 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
  * {@code limiter.test.redis-server} (or the environment variable {@code LIMITER_TEST_REDIS_SERVER})
  * names another executable to run instead, such as an installed {@code /usr/bin/redis-server}.
  *
- * <p>The server reaches the application as a {@code DataRedisConnectionDetails} bean, which takes
- * precedence over any {@code spring.data.redis.host}, {@code port} or {@code url}: the application's
+ * <p>The server reaches the application as a {@code DataRedisConnectionDetails} bean
+ * ({@code RedisConnectionDetails} on Spring Boot 3.5), which takes precedence over any
+ * {@code spring.data.redis.host}, {@code port} or {@code url}: the application's
  * connection factory, the limiter's own connection, and everything else on Spring Boot's Redis
  * auto-configuration (Spring Session, for one) use the embedded server. Client settings such as
  * timeouts still come from {@code spring.data.redis.*}.

@@ -20,6 +20,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *
  * <p>Before Spring Boot's Redis auto-configuration, whose connection details from
  * {@code spring.data.redis.*} back off for these.
+ *
+ * <p>Spring Boot 4's; each Spring Boot generation's test kit has its own.
  */
 @AutoConfiguration(before = DataRedisAutoConfiguration.class)
 final class LimiterTestAutoConfiguration {
