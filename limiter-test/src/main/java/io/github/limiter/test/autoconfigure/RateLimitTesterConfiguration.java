@@ -1,0 +1,31 @@
+package io.github.limiter.test.autoconfigure;
+
+import io.github.limiter.RateLimiter;
+import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.redis.RecentEvents;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The {@link RateLimitTester}, imported by each Spring Boot generation's
+ * {@code LimiterTestAutoConfiguration}: what the kits share beyond the connection details.
+ */
+@Configuration(proxyBeanMethods = false)
+class RateLimitTesterConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitTester rateLimitTester(ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RateLimitAdvisor> advisor,
+            ObjectProvider<LimiterProperties> properties, ObjectProvider<RedisConnectionFactory> connectionFactory,
+            ObjectProvider<RecentEvents> recentEvents) {
+        // providers, since the limiter's beans come later and are gone with limiter.enabled=false
+        return new RateLimitTester(rateLimiter, advisor,
+                new LimiterStateReset(properties, rateLimiter, connectionFactory, recentEvents));
+    }
+
+}
