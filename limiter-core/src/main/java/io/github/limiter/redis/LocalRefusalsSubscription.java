@@ -118,8 +118,9 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
 
     /**
      * Runs an action, on the container's thread, each time another instance announces something
-     * on the channel with the given message; keep it quick. Every other message is a state key to
-     * forget.
+     * on the channel with the given message, and each time the subscription starts (an
+     * announcement made while it was down is lost); keep it quick. Every other message is a state
+     * key to forget.
      * @param message the message, which must not be a state key, such as
      * {@link RedisPolicyOverrides#announcement()}
      * @param action what to do
@@ -191,6 +192,8 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
         if (subscribed) {
             logger.info("Rate limiting hears unbans and resets from other instances on '"
                     + this.limiter.invalidationChannel() + "'; refusing known-refused keys from memory");
+            // what was announced while this instance was not subscribed is lost: act as if it was heard
+            this.announcements.values().forEach(Runnable::run);
         }
         else if (isRunning()) {
             logger.warn("Rate limiting lost its subscription to unbans and resets from other instances; until it "

@@ -32,7 +32,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@code <prefix>policy-overrides}, with a field per policy and value ({@code free/max}), read by
  * every instance every {@code pollInterval}. A change made on this instance applies here at once;
  * it is {@linkplain #announceOn(String) announced} to the others, which read the hash as soon as
- * they hear it, and every other instance applies it within one {@code pollInterval} (plus a Redis
+ * they hear it (and each time their subscription starts, since an announcement made while it was
+ * down is lost), and every other instance applies it within one {@code pollInterval} (plus a Redis
  * round trip) even if it missed the announcement. An instance that cannot reach Redis keeps the
  * overrides it last read, and applies the latest ones as soon as it reads them again, after a start
  * while Redis was down too. An application without policies reads nothing.
