@@ -81,9 +81,11 @@ local function decide(ko, ao, reply)
     elseif not all_fit then
       push(3, s.count, s.reset, 0, 0, 0)
     else
-      local count, reset, alert_ttl = s.count, s.reset, l.window
+      local count, reset, alert_ttl
       if l.cost > 0 then
         count, reset, alert_ttl = ALGORITHMS[l.algorithm].commit(l, s)
+      else
+        count, reset, alert_ttl = s.count, s.reset, l.window
       end
       local alert = 0
       -- a window read in its last millisecond has a TTL of 0; the marker still needs one

@@ -19,6 +19,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
+import io.github.limiter.LimitState;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.test.Concurrency;
@@ -115,6 +116,15 @@ class AlgorithmsIntegrationTests {
         assertThat(rejected.retryAfter()).isPositive().isLessThanOrEqualTo(longest);
         assertThat(decisions.get(0).retryAfter()).isZero();
         assertThat(decisions.get(0).resetAfter()).isPositive().isLessThanOrEqualTo(Duration.ofHours(2));
+        // a refused call and a read of the state report when the state is gone or the window ends;
+        // the sliding log's is when its newest call leaves the window, made a moment ago
+        LimitState state = this.limiter.state("retry", rejected.key(), limit);
+        for (Duration reset : List.of(rejected.resetAfter(), state.resetAfter())) {
+            assertThat(reset).isPositive().isLessThanOrEqualTo(Duration.ofHours(2));
+            if (algorithm == Algorithm.SLIDING_LOG) {
+                assertThat(reset).isGreaterThan(Duration.ofMinutes(59));
+            }
+        }
     }
 
     @ParameterizedTest
