@@ -1,6 +1,7 @@
 package io.github.limiter.aop;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -226,12 +227,13 @@ public final class PolicyOverrides {
      * Returns the limits that take their values from a policy, as they apply now: those resolved
      * so far, which after the application's start are those of all its singletons.
      * @param policy the policy's name
-     * @return the limits
+     * @return the limits, by limit id
      */
     public List<LimitDescription> limitsOf(String policy) {
         return specsOf(policy).stream()
             .map((spec) -> spec.describedAs(limitOf(spec)))
             .distinct()
+            .sorted(Comparator.comparing(LimitDescription::limitId).thenComparing(LimitDescription::method))
             .toList();
     }
 

@@ -35,8 +35,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * they hear it (and each time their subscription starts, since an announcement made while it was
  * down is lost), and every other instance applies it within one {@code pollInterval} (plus a Redis
  * round trip) even if it missed the announcement. An instance that cannot reach Redis keeps the
- * overrides it last read, and applies the latest ones as soon as it reads them again, after a start
- * while Redis was down too. An application without policies reads nothing.
+ * overrides it last read, tries again every second (or every {@code pollInterval}, if shorter), and
+ * applies the latest ones as soon as it reads them again, after a start while Redis was down too.
+ * An application without policies reads nothing.
  *
  * <p>The hash expires {@code retention} after its latest change, like every key the limiter writes;
  * while any instance runs, it renews that time at least once an hour, so an override lasts until it
@@ -54,6 +55,9 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
 
     private static final Duration LONGEST_RENEWAL = Duration.ofHours(1);
 
+    /** How soon a failed read is tried again, when the poll interval is longer. */
+    private static final Duration RETRY = Duration.ofSeconds(1);
+
     private final StringRedisTemplate redis;
 
     private final String key;
@@ -66,6 +70,9 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
 
     // a failed read is logged once per streak
     private final AtomicBoolean failing = new AtomicBoolean();
+
+    // one early retry at a time, after a failed read
+    private final AtomicBoolean retrying = new AtomicBoolean();
 
     // values that cannot be read are logged once each
     private final Set<String> unreadable = ConcurrentHashMap.newKeySet();
@@ -311,8 +318,35 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
             if (this.failing.compareAndSet(false, true)) {
                 logger.warn("Rate limit policy overrides cannot be read from Redis (" + ex.getMessage()
                         + "); this instance keeps the overrides it last read, and tries again every "
-                        + this.pollInterval.toMillis() + " ms");
+                        + retryInterval().toMillis() + " ms");
             }
+            retrySoon();
+        }
+    }
+
+    private Duration retryInterval() {
+        return (this.pollInterval.compareTo(RETRY) > 0) ? RETRY : this.pollInterval;
+    }
+
+    /**
+     * After a failed read, with a poll interval longer than {@link #RETRY}, reads again after that
+     * instead: an instance that could not read (during an outage, or a start while Redis was down)
+     * catches up as soon as Redis answers, not at its next poll.
+     */
+    private void retrySoon() {
+        ScheduledExecutorService poller = this.poller;
+        if (poller == null || this.pollInterval.compareTo(RETRY) <= 0 || !this.retrying.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            poller.schedule(() -> {
+                this.retrying.set(false);
+                poll();
+            }, RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        catch (RejectedExecutionException ex) {
+            // stopping
+            this.retrying.set(false);
         }
     }
 

@@ -120,6 +120,11 @@ class PolicyOverridesIntegrationTests {
     }
 
     private static ConfigurableApplicationContext start(Duration pollInterval, String... more) {
+        return start(port, prefix, pollInterval, more);
+    }
+
+    private static ConfigurableApplicationContext start(int port, String prefix, Duration pollInterval,
+            String... more) {
         SpringApplication application = new SpringApplication(App.class);
         application.setWebApplicationType(WebApplicationType.NONE);
         List<String> args = new ArrayList<>(List.of(more));
@@ -166,7 +171,7 @@ class PolicyOverridesIntegrationTests {
             .containsExactlyInAnyOrder("searches 5", "plans.searches 5");
         assertThat(output.getOut()).contains("Rate limit policy 'searches' is overridden on this instance: max=5, alert-at=3.",
                 "Rate limit policy 'searches' is overridden by another instance (read from Redis): max=5, alert-at=3.",
-                "Its limits now: searches: 5 per PT1M, alert past 3; plans.searches: 5 per PT1M, alert past 3.");
+                "Its limits now: plans.searches: 5 per PT1M, alert past 3; searches: 5 per PT1M, alert past 3.");
         System.out.println("B applied the change made on A in " + seen.toMillis() + " ms, as it heard it (poll "
                 + "interval " + RARELY.toMinutes() + " minutes)");
 
@@ -194,6 +199,27 @@ class PolicyOverridesIntegrationTests {
             store(b).remove("searches");
             await(BOUND, "C is back to the configured max", () -> searchMaxOf(c) == 20);
             await(BOUND, "A is back to the configured max", () -> searchMaxOf(a) == 20);
+        }
+    }
+
+    @Test
+    void anInstanceThatCouldNotReadTriesAgainWithinASecondNotAtItsNextPoll() throws Exception {
+        // its own Redis, down when it starts; it polls every 10 minutes and subscribes to nothing
+        int otherPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            otherPort = socket.getLocalPort();
+        }
+        String otherPrefix = "overrides-retry-" + UUID.randomUUID() + ":";
+        try (ConfigurableApplicationContext d = start(otherPort, otherPrefix, RARELY,
+                "--limiter.local-cache.enabled=false")) {
+            await(Duration.ofSeconds(5), "D's first read fails: Redis is down",
+                    () -> !d.getBean(RedisPolicyOverrides.class).isReading());
+            try (EmbeddedRedis other = EmbeddedRedis.start(otherPort)) {
+                Duration caughtUp = await(Duration.ofSeconds(5), "D reads the overrides once Redis is up",
+                        () -> d.getBean(RedisPolicyOverrides.class).isReading());
+                System.out.println("D, polling every 10 minutes, read the overrides " + caughtUp.toMillis()
+                        + " ms after its Redis started");
+            }
         }
     }
 
