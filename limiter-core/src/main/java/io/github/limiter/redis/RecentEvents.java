@@ -11,6 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import io.github.limiter.Decision;
@@ -66,6 +67,12 @@ public final class RecentEvents implements RateLimitListener {
 
     private final ThreadPoolExecutor writer;
 
+    // the events handed to the writer, and those it is done with: what awaitWritten waits on (the
+    // executor's own task counts are approximate, and miss a task its thread has taken but not begun)
+    private final AtomicLong queued = new AtomicLong();
+
+    private final AtomicLong done = new AtomicLong();
+
     // dropped events are logged once per streak, not once per event
     private final AtomicBoolean dropping = new AtomicBoolean();
 
@@ -119,9 +126,18 @@ public final class RecentEvents implements RateLimitListener {
 
     private void record(Event event) {
         try {
-            this.writer.execute(() -> write(event));
+            this.queued.incrementAndGet();
+            this.writer.execute(() -> {
+                try {
+                    write(event);
+                }
+                finally {
+                    this.done.incrementAndGet();
+                }
+            });
         }
         catch (RejectedExecutionException ex) {
+            this.queued.decrementAndGet();
             dropped(event, "more than " + QUEUE + " events wait to be written");
         }
     }
@@ -153,7 +169,9 @@ public final class RecentEvents implements RateLimitListener {
      */
     public boolean awaitWritten(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (this.writer.getCompletedTaskCount() < this.writer.getTaskCount()) {
+        long queuedSoFar = this.queued.get();
+        // an event refused by a full queue is never done: it leaves the count it was in
+        while (this.done.get() < Math.min(queuedSoFar, this.queued.get())) {
             if (System.nanoTime() - deadline > 0) {
                 return false;
             }
