@@ -125,14 +125,8 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * instance does when it hears that another one made a change.
      */
     public void changedElsewhere() {
-        ScheduledExecutorService poller = this.poller;
-        if (poller != null && this.overrides.hasPolicies()) {
-            try {
-                poller.execute(this::poll);
-            }
-            catch (RejectedExecutionException ex) {
-                // stopping: there is nothing left to apply the change to
-            }
+        if (this.overrides.hasPolicies()) {
+            pollAfter(Duration.ZERO, () -> { });
         }
     }
 
@@ -334,19 +328,30 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * catches up as soon as Redis answers, not at its next poll.
      */
     private void retrySoon() {
+        if (this.pollInterval.compareTo(RETRY) > 0 && this.retrying.compareAndSet(false, true)
+                && !pollAfter(RETRY, () -> this.retrying.set(false))) {
+            this.retrying.set(false);
+        }
+    }
+
+    /**
+     * Reads the overrides on the poller's thread after a delay, once {@code first} has run there.
+     * @return {@code false} if not started or stopping: nothing is left to apply overrides to
+     */
+    private boolean pollAfter(Duration delay, Runnable first) {
         ScheduledExecutorService poller = this.poller;
-        if (poller == null || this.pollInterval.compareTo(RETRY) <= 0 || !this.retrying.compareAndSet(false, true)) {
-            return;
+        if (poller == null) {
+            return false;
         }
         try {
             poller.schedule(() -> {
-                this.retrying.set(false);
+                first.run();
                 poll();
-            }, RETRY.toMillis(), TimeUnit.MILLISECONDS);
+            }, delay.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
         }
         catch (RejectedExecutionException ex) {
-            // stopping
-            this.retrying.set(false);
+            return false;
         }
     }
 

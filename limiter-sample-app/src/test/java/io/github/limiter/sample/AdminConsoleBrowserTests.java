@@ -80,103 +80,95 @@ class AdminConsoleBrowserTests {
 
     @Test
     void adminSeesAliceBannedLiveAndLiftsTheBanWithItsButton(EmbeddedRedis redis) throws IOException {
-        String prefix = "console-" + UUID.randomUUID() + ":";
-        String[] properties = { "--server.port=0", "--spring.main.banner-mode=off",
-                "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
-                "--limiter.key-prefix=" + prefix, "--sample.sessions.namespace=" + prefix + "sessions" };
-        Path profile = Files.createTempDirectory("console-chromium-");
-        try (ConfigurableApplicationContext app = SpringApplication.run(SampleApplication.class, properties)) {
-            int port = ((WebServerApplicationContext) app).getWebServer().getPort();
-            SampleClient client = new SampleClient(port);
-            WebDriver browser = chromium(profile);
-            try {
-                WebDriverWait wait = new WebDriverWait(browser, WAIT);
-                wait.ignoring(StaleElementReferenceException.class)
-                    .withMessage(() -> "status line: '" + text(browser, By.id("status")) + "', what the page shows:\n"
-                            + text(browser, By.tagName("body")));
+        withConsole(redis, "console-", (client, browser, wait) -> {
+            logIn(browser, wait, "admin", "wrong");
+            wait.until(textNotEmpty("login-error"));
 
-                browser.get("http://localhost:" + port + "/console/index.html");
-                logIn(browser, wait, "admin", "wrong");
-                wait.until(textNotEmpty("login-error"));
+            logIn(browser, wait, "admin", "password");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("bans")));
+            wait.until(ExpectedConditions.textMatches(By.id("status"), Pattern.compile("^updated ")));
+            assertThat(browser.findElements(ALICE_BANNED)).as("alice's ban before she crawls").isEmpty();
 
-                logIn(browser, wait, "admin", "password");
-                wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("bans")));
-                wait.until(ExpectedConditions.textMatches(By.id("status"), Pattern.compile("^updated ")));
-                assertThat(browser.findElements(ALICE_BANNED)).as("alice's ban before she crawls").isEmpty();
-
-                String alice = client.token("alice");
-                for (int read = 1; read <= 20; read++) {
-                    assertThat(client.read(alice, 1 + read % 3)).as("read %d", read).isEqualTo(200);
-                }
-                assertThat(client.read(alice, 1)).as("read 21").isEqualTo(429);
-
-                wait.until(ExpectedConditions.presenceOfElementLocated(ALICE_BANNED));
-                // the row reads "<at> alice free 11 <instance>": alerted at her 11th read, on the free plan
-                wait.until(ExpectedConditions.textMatches(ALICE_ALERTED, Pattern.compile("\\balice free 11\\b")));
-
-                wait.until(clicked(By.cssSelector("#bans tr[data-username='alice'] button.lift")));
-                wait.until(ExpectedConditions.numberOfElementsToBe(ALICE_BANNED, 0));
-                assertThat(text(browser, By.id("status"))).startsWith("updated ");
+            String alice = client.token("alice");
+            for (int read = 1; read <= 20; read++) {
+                assertThat(client.read(alice, 1 + read % 3)).as("read %d", read).isEqualTo(200);
             }
-            finally {
-                browser.quit();
-            }
+            assertThat(client.read(alice, 1)).as("read 21").isEqualTo(429);
+
+            wait.until(ExpectedConditions.presenceOfElementLocated(ALICE_BANNED));
+            // the row reads "<at> alice free 11 <instance>": alerted at her 11th read, on the free plan
+            wait.until(ExpectedConditions.textMatches(ALICE_ALERTED, Pattern.compile("\\balice free 11\\b")));
+
+            wait.until(clicked(By.cssSelector("#bans tr[data-username='alice'] button.lift")));
+            wait.until(ExpectedConditions.numberOfElementsToBe(ALICE_BANNED, 0));
+            assertThat(text(browser, By.id("status"))).startsWith("updated ");
             assertThat(client.login("alice").statusCode()).as("alice logs in once the ban is lifted").isEqualTo(200);
-        }
-        finally {
-            FileSystemUtils.deleteRecursively(profile);
-        }
+        });
     }
 
     @Test
     void adminRaisesFreesMaxWithThePlansFormAndRestoresIt(EmbeddedRedis redis) throws IOException {
-        String prefix = "console-plans-" + UUID.randomUUID() + ":";
+        withConsole(redis, "console-plans-", (client, browser, wait) -> {
+            String admin = client.token("admin");
+            logIn(browser, wait, "admin", "password");
+            // the row reads "free 20 1m 10 15m none": as configured, not changed
+            wait.until(ExpectedConditions.textMatches(FREE_PLAN, Pattern.compile("^free 20 1m 10 15m none\\s*$")));
+
+            String bob = client.token("bob");
+            for (int read = 1; read <= 20; read++) {
+                assertThat(client.read(bob, 1 + read % 3)).as("bob's read %d", read).isEqualTo(200);
+            }
+
+            setPlan(browser, "free", "30", "10");
+            wait.until(ExpectedConditions.textMatches(FREE_PLAN, Pattern.compile("\\bmax 30, alert-at 10\\b")));
+            assertThat(freeOverride(client, admin)).as("free's override in the app").containsEntry("max", 30)
+                .containsEntry("alertAt", 10);
+            assertThat(client.read(bob, 1)).as("bob's read 21, free raised to 30").isEqualTo(200);
+
+            setPlan(browser, "free", "30", "40");
+            wait.until(textNotEmpty("plan-error"));
+            assertThat(text(browser, By.id("plan-error"))).startsWith("Refused: ");
+            assertThat(freeOverride(client, admin)).as("free after the refused change").containsEntry("alertAt", 10);
+
+            wait.until(clicked(By.cssSelector("#plans tr[data-plan='free'] button.restore")));
+            wait.until(ExpectedConditions.textMatches(FREE_PLAN, Pattern.compile("^free 20 1m 10 15m none\\s*$")));
+            assertThat(browser.findElements(By.cssSelector("#plans button.restore"))).as("restore buttons").isEmpty();
+            assertThat(freeOverride(client, admin)).as("free restored in the app").isNull();
+        });
+    }
+
+    /** What a test does with the console open in the browser. */
+    @FunctionalInterface
+    private interface ConsoleSteps {
+
+        void run(SampleClient client, WebDriver browser, WebDriverWait wait);
+
+    }
+
+    /**
+     * Starts the sample app on the test's Redis, under a key prefix and session namespace of its
+     * own, opens the console in Chromium, runs the steps, and closes both.
+     */
+    private static void withConsole(EmbeddedRedis redis, String prefixStart, ConsoleSteps steps) throws IOException {
+        String prefix = prefixStart + UUID.randomUUID() + ":";
         String[] properties = { "--server.port=0", "--spring.main.banner-mode=off",
                 "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
                 "--limiter.key-prefix=" + prefix, "--sample.sessions.namespace=" + prefix + "sessions" };
         Path profile = Files.createTempDirectory("console-chromium-");
         try (ConfigurableApplicationContext app = SpringApplication.run(SampleApplication.class, properties)) {
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();
-            SampleClient client = new SampleClient(port);
-            String admin = client.token("admin");
             WebDriver browser = chromium(profile);
             try {
                 WebDriverWait wait = new WebDriverWait(browser, WAIT);
                 wait.ignoring(StaleElementReferenceException.class)
                     .withMessage(() -> "status line: '" + text(browser, By.id("status")) + "', what the page shows:\n"
                             + text(browser, By.tagName("body")));
-
                 browser.get("http://localhost:" + port + "/console/index.html");
-                logIn(browser, wait, "admin", "password");
-                // the row reads "free 20 1m 10 15m none": as configured, not changed
-                wait.until(ExpectedConditions.textMatches(FREE_PLAN, Pattern.compile("^free 20 1m 10 15m none\\s*$")));
-
-                String bob = client.token("bob");
-                for (int read = 1; read <= 20; read++) {
-                    assertThat(client.read(bob, 1 + read % 3)).as("bob's read %d", read).isEqualTo(200);
-                }
-
-                setPlan(browser, "free", "30", "10");
-                wait.until(ExpectedConditions.textMatches(FREE_PLAN, Pattern.compile("\\bmax 30, alert-at 10\\b")));
-                assertThat(freeOverride(client, admin)).as("free's override in the app").containsEntry("max", 30)
-                    .containsEntry("alertAt", 10);
-                assertThat(client.read(bob, 1)).as("bob's read 21, free raised to 30").isEqualTo(200);
-
-                setPlan(browser, "free", "30", "40");
-                wait.until(textNotEmpty("plan-error"));
-                assertThat(text(browser, By.id("plan-error"))).startsWith("Refused: ");
-                assertThat(freeOverride(client, admin)).as("free after the refused change")
-                    .containsEntry("alertAt", 10);
-
-                wait.until(clicked(By.cssSelector("#plans tr[data-plan='free'] button.restore")));
-                wait.until(ExpectedConditions.textMatches(FREE_PLAN, Pattern.compile("^free 20 1m 10 15m none\\s*$")));
-                assertThat(browser.findElements(By.cssSelector("#plans button.restore"))).as("restore buttons")
-                    .isEmpty();
+                steps.run(new SampleClient(port), browser, wait);
             }
             finally {
                 browser.quit();
             }
-            assertThat(freeOverride(client, admin)).as("free restored in the app").isNull();
         }
         finally {
             FileSystemUtils.deleteRecursively(profile);

@@ -22,7 +22,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The story {@code demo.sh} tells, over real HTTP against the app on a random port and a real Redis.
+ * The story {@code demo.sh} tells, over real HTTP against the app on a random port and a real Redis,
+ * and the answers the README gives for each request, refusals of a plan's change included.
  */
 @WithRedis
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -161,6 +162,24 @@ class AntiCrawlerStoryIntegrationTests {
     @Test
     void usesTheConfiguredRedisRatherThanStartingItsOwn() {
         assertThat(this.context.getBeansOfType(EmbeddedRedis.class)).isEmpty();
+    }
+
+    // README: a plan's invalid change answers 400 naming the value and the rule, an unknown plan 404
+
+    @Test
+    void anInvalidPlanChangeAnswers400NamingTheValueAndTheRule() {
+        HttpResponse<String> invalid = this.client.post("/actuator/ratelimits/free", this.client.token("admin"),
+                "{\"max\":30,\"alertAt\":40}");
+        assertThat(invalid.statusCode()).isEqualTo(400);
+        assertThat(invalid.body())
+            .contains("Policy 'free' would have alert-at 40, which must be less than max (30)");
+    }
+
+    @Test
+    void aChangeOfAnUnknownPlanAnswers404() {
+        String admin = this.client.token("admin");
+        assertThat(this.client.post("/actuator/ratelimits/gold", admin, "{\"max\":30}").statusCode()).isEqualTo(404);
+        assertThat(this.client.delete("/actuator/ratelimits/gold", admin).statusCode()).isEqualTo(404);
     }
 
 }
