@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import io.github.limiter.Limit;
 import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
@@ -53,6 +54,8 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
     private final transient PolicyOverrides overrides;
 
     private final transient Pointcut pointcut;
+
+    private final transient Supplier<Settings> settings;
 
     /**
      * Creates the advisor.
@@ -102,6 +105,7 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
             Supplier<Settings> settings) {
         Supplier<Settings> once = memoize(settings);
+        this.settings = once;
         UnaryOperator<String> placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
                 ? configurable::resolveEmbeddedValue : UnaryOperator.identity();
         this.specs = new LimitSpecs(new KeyExpressions(beanFactory), once, placeholders);
@@ -132,6 +136,23 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
             .distinct()
             .sorted(Comparator.comparing(LimitDescription::limitId))
             .toList();
+    }
+
+    /**
+     * Says whether calls are refused while Redis cannot decide: whether any enforced limit the
+     * advisor has resolved (those of the beans created so far, which after the application's start
+     * are all its singletons) denies on failure, by its own setting or by the default.
+     * @return {@code true} if some limit fails closed
+     * @since 0.1.0
+     */
+    public boolean failsClosed() {
+        OnFailure byDefault = this.settings.get().onFailure();
+        return this.specs.resolved()
+            .stream()
+            .flatMap(limits -> limits.specs().stream())
+            .flatMap(spec -> spec.variants().stream())
+            .anyMatch(spec -> spec.limit().mode() == Limit.Mode.ENFORCE
+                    && ((spec.onFailure() != null) ? spec.onFailure() : byDefault) == OnFailure.DENY);
     }
 
     /**

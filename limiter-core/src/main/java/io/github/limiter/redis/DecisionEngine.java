@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
@@ -35,15 +36,20 @@ final class DecisionEngine {
 
     private final boolean cluster;
 
-    // Failures are logged once per streak, and the recovery once, not once per call.
-    private final AtomicBoolean failing = new AtomicBoolean();
+    // What the decisions that asked Redis last have met: logged once per change, read by health.
+    private final DecisionFailures failures;
 
+    /**
+     * @param permissionMessage what Redis's refusal of a permission means, and what to grant
+     * @param permissionErrorLogged whether the check logged a permission error already
+     */
     DecisionEngine(String keyPrefix, List<RateLimitListener> listeners, @Nullable LocalRefusals localRefusals,
-            boolean cluster) {
+            boolean cluster, UnaryOperator<String> permissionMessage, BooleanSupplier permissionErrorLogged) {
         this.keyPrefix = keyPrefix;
         this.listeners = List.copyOf(listeners);
         this.localRefusals = localRefusals;
         this.cluster = cluster;
+        this.failures = new DecisionFailures(permissionMessage, permissionErrorLogged);
     }
 
     /**
@@ -99,6 +105,11 @@ final class DecisionEngine {
         }
     }
 
+    /** What the latest decisions met, for health. */
+    DecisionFailures failures() {
+        return this.failures;
+    }
+
     static Throwable unwrap(Throwable failure) {
         return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
     }
@@ -134,9 +145,7 @@ final class DecisionEngine {
 
     private Decision decided(List<LimitRequest> requests, String[] stateKeys, List<Decision> decisions,
             Duration latency, @Nullable RateLimitListener alsoTell) {
-        if (this.failing.compareAndSet(true, false)) {
-            logger.info("Rate limiting reaches Redis again; decisions are exact again");
-        }
+        this.failures.succeeded();
         if (this.localRefusals != null) {
             for (int i = 0; i < requests.size(); i++) {
                 this.localRefusals.remember(stateKeys[i], requests.get(i), decisions.get(i));
@@ -152,10 +161,7 @@ final class DecisionEngine {
 
     private void failed(List<LimitRequest> requests, Throwable cause, Duration latency,
             @Nullable RateLimitListener alsoTell) {
-        if (this.failing.compareAndSet(false, true)) {
-            logger.warn("Rate limiting cannot reach Redis (" + cause.getMessage() + "); until it recovers, limited "
-                    + "calls follow their on-failure setting (limiter.redis.on-failure)");
-        }
+        this.failures.failed(cause);
         if (cause instanceof RuntimeException exception) {
             notify(alsoTell, listener -> listener.onError(requests, exception, latency));
         }

@@ -2,6 +2,7 @@ package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,7 +30,7 @@ import org.springframework.util.backoff.BackOffExecution;
  * in the background, so the application starts while Redis is down or slow, and starts it again,
  * on its back-off, after every failed attempt (the container itself does not retry a failed first
  * start), and after a lost connection that the client does not restore by itself
- * ({@link #subscriptionAborted()}); a client that restores its subscriptions itself reports a lost
+ * ({@link #subscriptionAborted(Throwable)}); a client that restores its subscriptions itself reports a lost
  * connection through {@link #connectionLost()}.
  *
  * <p>While it is not subscribed, the limiter remembers no new refusal, so an unban on another
@@ -53,8 +54,14 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
 
     private final AtomicBoolean subscribed = new AtomicBoolean();
 
-    // failed attempts are logged once per streak, not once per attempt
-    private final AtomicBoolean failing = new AtomicBoolean();
+    // failed attempts are logged once per kind of failure in a streak, not once per attempt
+    private final Set<FailureKind> logged = ConcurrentHashMap.newKeySet();
+
+    // a streak of failed attempts waits longer each time, until it subscribes
+    private volatile BackOffExecution backOff;
+
+    // the permission the Redis user lacks to subscribe, if that is why it cannot
+    private volatile @Nullable String misconfiguration;
 
     // one attempt at a time is scheduled, whoever asks for it
     private final AtomicBoolean scheduled = new AtomicBoolean();
@@ -73,6 +80,7 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
         this.container = container;
         this.limiter = limiter;
         this.retry = retry;
+        this.backOff = retry.start();
         container.addMessageListener(this, new ChannelTopic(limiter.invalidationChannel()));
     }
 
@@ -88,32 +96,58 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
             return thread;
         });
         this.starter = starter;
-        BackOffExecution backOff = this.retry.start();
-        starter.execute(() -> attempt(starter, backOff));
+        this.backOff = this.retry.start();
+        starter.execute(() -> attempt(starter));
     }
 
-    private void attempt(ScheduledExecutorService starter, BackOffExecution backOff) {
+    private void attempt(ScheduledExecutorService starter) {
         try {
             if (this.container.isRunning()) {
                 // started, but its subscription was given up (a blocking client lost its connection)
                 this.container.stop();
             }
             this.container.start();
-            this.failing.set(false);
         }
         catch (RuntimeException ex) {
             // a failed start leaves the container marked as started: stop it so that start() tries again
             this.container.stop();
-            long wait = backOff.nextBackOff();
-            if (this.failing.compareAndSet(false, true)) {
-                logger.warn("Rate limiting cannot subscribe to unbans and resets from other instances yet ("
-                        + ex.getMessage() + "); until it can, it remembers no refused key. Next attempt in "
-                        + wait + " ms, and on until it can");
-            }
-            if (wait != BackOffExecution.STOP) {
-                schedule(starter, backOff, wait);
-            }
+            failed(ex);
+            schedule(starter);
         }
+    }
+
+    /**
+     * Logs a failed attempt once per kind of failure in a streak (a client may alternate between
+     * two); a refused permission is an error.
+     */
+    private void failed(Throwable failure) {
+        FailureKind kind = FailureKind.of(failure);
+        String message = FailureKind.messageOf(failure);
+        if (kind == FailureKind.NOPERM) {
+            this.misconfiguration = this.limiter.permissionMessage(message);
+        }
+        if (!this.logged.add(kind)) {
+            return;
+        }
+        String until = "; until it can, it remembers no refused key, and it tries again, waiting longer each time, "
+                + "up to the reconnect back-off's maximum";
+        if (kind == FailureKind.NOPERM) {
+            logger.error("Rate limiting cannot subscribe to unbans and resets from other instances: "
+                    + this.misconfiguration + until);
+        }
+        else {
+            logger.warn("Rate limiting cannot subscribe to unbans and resets from other instances yet (" + kind.tag()
+                    + ": " + message + ")" + until);
+        }
+    }
+
+    /**
+     * Returns why the subscription fails, if the Redis user lacks a permission for it: a
+     * configuration error, which lasts until it subscribes.
+     * @return what the user lacks and what to grant, or {@code null}
+     */
+    public @Nullable String misconfiguration() {
+        return this.misconfiguration;
     }
 
     /**
@@ -161,24 +195,28 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
 
     /**
      * Tells the subscription that the container gave its subscription up (as it does when a
-     * blocking client such as Jedis loses its connection): it counts as unsubscribed, and the
-     * container is started again, on the back-off, until it subscribes.
+     * blocking client such as Jedis loses its connection, or when Redis refuses the subscription):
+     * it counts as unsubscribed, and the container is started again, on the back-off, until it
+     * subscribes. Each attempt of a streak waits longer than the one before, up to the back-off's
+     * maximum, and the streak is logged once per kind of failure.
+     * @param cause why the container gave up
      */
-    public void subscriptionAborted() {
+    public void subscriptionAborted(Throwable cause) {
         changeTo(false);
+        failed(cause);
         ScheduledExecutorService starter = this.starter;
         if (starter != null) {
-            BackOffExecution backOff = this.retry.start();
-            schedule(starter, backOff, backOff.nextBackOff());
+            schedule(starter);
         }
     }
 
-    /** Schedules the next attempt, unless one is already scheduled. */
-    private void schedule(ScheduledExecutorService starter, BackOffExecution backOff, long wait) {
-        if (!starter.isShutdown() && this.scheduled.compareAndSet(false, true)) {
+    /** Schedules the next attempt on the streak's back-off, unless one is already scheduled. */
+    private void schedule(ScheduledExecutorService starter) {
+        long wait = this.backOff.nextBackOff();
+        if (wait != BackOffExecution.STOP && !starter.isShutdown() && this.scheduled.compareAndSet(false, true)) {
             starter.schedule(() -> {
                 this.scheduled.set(false);
-                attempt(starter, backOff);
+                attempt(starter);
             }, wait, TimeUnit.MILLISECONDS);
         }
     }
@@ -190,6 +228,9 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
         }
         this.limiter.invalidationsListening(subscribed);
         if (subscribed) {
+            this.backOff = this.retry.start();
+            this.logged.clear();
+            this.misconfiguration = null;
             logger.info("Rate limiting hears unbans and resets from other instances on '"
                     + this.limiter.invalidationChannel() + "'; refusing known-refused keys from memory");
             // what was announced while this instance was not subscribed is lost: act as if it was heard

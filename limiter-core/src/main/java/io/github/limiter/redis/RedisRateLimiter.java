@@ -1,6 +1,7 @@
 package io.github.limiter.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -65,6 +66,11 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private volatile @Nullable String redisVersion;
 
+    private volatile @Nullable RedisPermissionException misconfiguration;
+
+    // the user the last check found the limiter connected as, for permission errors
+    private volatile @Nullable String redisUser;
+
     /**
      * Creates a limiter.
      * @param redis the template the script runs through
@@ -111,7 +117,8 @@ public final class RedisRateLimiter implements RateLimiter {
         this.localRefusals = localRefusals;
         RedisConnectionFactory factory = redis.getConnectionFactory();
         boolean cluster = isCluster(factory);
-        this.engine = new DecisionEngine(keyPrefix, listeners, localRefusals, cluster);
+        this.engine = new DecisionEngine(keyPrefix, listeners, localRefusals, cluster, this::permissionMessage,
+                () -> this.misconfiguration != null);
         this.blocking = new BlockingScriptRunner(redis);
         if (sharesLettuceConnection(factory)) {
             this.lettuce = new LettuceScriptRunner(redis);
@@ -226,21 +233,56 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /**
-     * Checks that Redis can run the limiter: reachable, version 5.0 or later, and able to load the
-     * decision script; then looks up what the non-blocking decisions run on, so that they need not.
+     * Checks that Redis can run the limiter: reachable, version 5.0 or later, able to load the
+     * decision script, and letting the limiter's user run it on the limiter's keys and publish on
+     * {@link #invalidationChannel()} (each algorithm decides once, on a key of its own that lives a
+     * second); then looks up what the non-blocking decisions run on, so that they need not.
      * @return the Redis server's version
      * @throws IllegalStateException if Redis is older than 5.0
+     * @throws RedisPermissionException if Redis refuses the limiter's user a command, key or channel
+     * it needs; {@link #misconfiguration()} reports it until a check passes
      * @throws org.springframework.dao.DataAccessException if Redis cannot be reached
      */
     public String check() {
-        String version = RedisChecks.check(this.redis, DecisionScript.SCRIPT, DecisionScript.FIXED_WINDOW_FAST,
-                DecisionScript.BATCH);
+        String version;
+        try {
+            String user = RedisPermissions.user(this.redis);
+            this.redisUser = user;
+            version = RedisPermissions.check(this.redis, this.blocking, this.keyPrefix, invalidationChannel(), user,
+                    () -> RedisChecks.check(this.redis, DecisionScript.SCRIPT, DecisionScript.FIXED_WINDOW_FAST,
+                            DecisionScript.BATCH));
+        }
+        catch (RedisPermissionException ex) {
+            this.misconfiguration = ex;
+            throw ex;
+        }
+        this.misconfiguration = null;
+        this.engine.failures().permissionsGranted();
         LettuceScriptRunner lettuce = this.lettuce;
         if (lettuce != null) {
             lettuce.prepare();
         }
         this.redisVersion = version;
         return version;
+    }
+
+    /**
+     * Returns why the latest decisions that asked Redis failed, if they did: a streak of failures
+     * starts with the first and ends once decisions have succeeded for a second; it is reported
+     * until a minute after its last failure.
+     * @return the streak, or {@code null} if the latest decisions succeeded
+     */
+    public @Nullable Failing failing() {
+        return this.engine.failures().recent();
+    }
+
+    /**
+     * Returns the permission the latest {@link #check()} found the Redis user lacking, if it did:
+     * a configuration error, which lasts until a check passes.
+     * @return the check's failure, or {@code null}
+     */
+    public @Nullable RedisPermissionException misconfiguration() {
+        return this.misconfiguration;
     }
 
     /**
@@ -318,7 +360,11 @@ public final class RedisRateLimiter implements RateLimiter {
      * @return the channel
      */
     public String invalidationChannel() {
-        return this.keyPrefix + "local-refusals";
+        return invalidationChannel(this.keyPrefix);
+    }
+
+    static String invalidationChannel(String keyPrefix) {
+        return keyPrefix + "local-refusals";
     }
 
     /**
@@ -329,6 +375,11 @@ public final class RedisRateLimiter implements RateLimiter {
         if (this.localRefusals != null) {
             this.localRefusals.forget(stateKey);
         }
+    }
+
+    /** What Redis's refusal of a permission means for the limiter, and what to grant. */
+    String permissionMessage(String refusal) {
+        return RedisPermissions.message(this.redisUser, refusal, this.keyPrefix, invalidationChannel());
     }
 
     private void forgetEverywhere(String stateKey) {
@@ -346,6 +397,28 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private static void checkLimitId(String limitId) {
         DecisionEngine.checkLimitId(limitId);
+    }
+
+    /**
+     * A streak of failed decisions.
+     *
+     * @param kind the latest failure's kind
+     * @param message the latest failure's message, Redis's own where it answered one
+     * @param since when the streak's first failure happened
+     * @param failures how many decisions failed in it
+     * @since 0.1.0
+     */
+    public record Failing(FailureKind kind, String message, Instant since, long failures) {
+
+        /**
+         * Returns whether the failure is a configuration error (a permission the Redis user lacks)
+         * rather than an outage.
+         * @return {@code true} for {@link FailureKind#NOPERM}
+         */
+        public boolean misconfigured() {
+            return this.kind == FailureKind.NOPERM;
+        }
+
     }
 
 }

@@ -1,20 +1,26 @@
 package io.github.limiter.autoconfigure;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.FixedBackOff;
 
 /**
- * The listener container of the limiter's invalidation subscription. It does not recover a lost
- * subscription itself (its recovery would log an ERROR with a stack trace on every attempt): it
- * gives the subscription up, and {@code whenAborted} starts it again on the limiter's back-off. A
- * blocking client (Jedis) loses its subscription this way; Lettuce restores its own.
+ * The listener container of the limiter's invalidation subscription. It does not recover a lost or
+ * refused subscription itself: it gives the subscription up, and {@code whenAborted} starts it
+ * again on the limiter's back-off, which logs each kind of failure once. The container's own ERROR
+ * line, with a stack trace, for every failed attempt is left out: a Redis user refused the channel
+ * would otherwise write one several times a second, for as long as the application runs. A blocking
+ * client (Jedis) loses its subscription this way; Lettuce restores its own.
  */
 final class InvalidationListenerContainer extends RedisMessageListenerContainer {
 
-    private volatile Runnable whenAborted = () -> {
+    // true on the thread that hands a failure to the container, which then logs nothing
+    private final ThreadLocal<Boolean> quiet = new ThreadLocal<>();
+
+    private volatile Consumer<Throwable> whenAborted = (cause) -> {
     };
 
     InvalidationListenerContainer() {
@@ -27,16 +33,32 @@ final class InvalidationListenerContainer extends RedisMessageListenerContainer 
         return false;
     }
 
-    void whenAborted(Runnable whenAborted) {
+    void whenAborted(Consumer<Throwable> whenAborted) {
         this.whenAborted = whenAborted;
+    }
+
+    /**
+     * The container logs a failed subscription at ERROR only while it reports itself running, and
+     * still closes the connection and fails the subscription's future when it does not.
+     */
+    @Override
+    public boolean isRunning() {
+        return this.quiet.get() == null && super.isRunning();
     }
 
     @Override
     protected void handleSubscriptionException(CompletableFuture<Void> future, BackOffExecution backOffExecution,
             Throwable cause) {
-        super.handleSubscriptionException(future, backOffExecution, cause);
-        if (isRunning()) {
-            this.whenAborted.run();
+        boolean running = isRunning();
+        this.quiet.set(Boolean.TRUE);
+        try {
+            super.handleSubscriptionException(future, backOffExecution, cause);
+        }
+        finally {
+            this.quiet.remove();
+        }
+        if (running) {
+            this.whenAborted.accept(cause);
         }
     }
 

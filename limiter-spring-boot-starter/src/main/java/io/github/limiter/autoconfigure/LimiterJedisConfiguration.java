@@ -27,13 +27,25 @@ final class LimiterJedisConfiguration {
     static OwnConnection connect(RedisConnectionFactory application, LimiterProperties.Redis properties) {
         JedisConnectionFactory jedis = (JedisConnectionFactory) application;
         JedisClientConfiguration client = client(jedis.getClientConfiguration(), properties);
-        JedisConnectionFactory commands = factory(jedis, client);
-        commands.afterPropertiesSet();
-        commands.start();
+        JedisConnectionFactory commands = started(factory(jedis, client));
+        // Subscriptions take their connections from a pool of their own, never the decisions' pool: a
+        // subscription that Redis refuses (NOPERM) leaves Jedis's connection out of step with its
+        // replies, and back in the decisions' pool it would hand a decision another command's reply.
+        // (A pool, not single connections: without one, Spring Data's Jedis ignores Sentinel.)
+        JedisConnectionFactory subscriptions = started(factory(jedis, client));
         String description = (jedis.isRedisClusterAware() ? "a Redis Cluster"
                 : jedis.isRedisSentinelAware() ? "Redis Sentinel" : "Redis")
                 + (jedis.getClientConfiguration().isUseSsl() ? " over TLS" : "") + " with Jedis";
-        return new OwnConnection(commands, commands, description, commands::destroy);
+        return new OwnConnection(commands, subscriptions, description, () -> {
+            subscriptions.destroy();
+            commands.destroy();
+        });
+    }
+
+    private static JedisConnectionFactory started(JedisConnectionFactory factory) {
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
     }
 
     /** A factory to the servers of the application's: Cluster, Sentinel or standalone. */

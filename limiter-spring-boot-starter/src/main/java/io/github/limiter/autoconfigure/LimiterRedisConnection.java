@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.github.limiter.redis.RedisPermissionException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -159,6 +160,10 @@ final class LimiterRedisConnection implements DisposableBean {
         connector.shutdown();
         try {
             onConnected.run();
+        }
+        catch (RedisPermissionException ex) {
+            // a configuration error, which the message explains whole: health reports it too
+            logger.error("Rate limiting connected to Redis, but cannot use it: " + ex.getMessage());
         }
         catch (RuntimeException ex) {
             logger.error("Rate limiting connected to Redis, but cannot use it", ex);

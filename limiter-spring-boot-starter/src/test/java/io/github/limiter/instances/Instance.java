@@ -21,6 +21,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -83,7 +84,11 @@ final class Instance implements AutoCloseable {
     }
 
     Status health() {
-        return this.context.getBean("limiterHealthIndicator", HealthIndicator.class).health().getStatus();
+        return limiterHealth().getStatus();
+    }
+
+    Health limiterHealth() {
+        return this.context.getBean("limiterHealthIndicator", HealthIndicator.class).health();
     }
 
     MeterRegistry meters() {

@@ -112,7 +112,7 @@ class RedisOutageIntegrationTests {
                 String key = "after-" + UUID.randomUUID();
                 assertThat(Concurrency.countPassing(16, 10, () -> calls.limited(key), RateLimitExceededException.class))
                     .isEqualTo(50);
-                assertThat(output.getOut()).contains("Rate limiting reaches Redis again");
+                assertThat(output.getOut()).contains("Rate limiting's decisions succeed again");
             }
             finally {
                 restarted.close();

@@ -2,9 +2,13 @@ package io.github.limiter.autoconfigure.health;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.redis.FailureKind;
 import io.github.limiter.redis.LocalRefusalsSubscription;
+import io.github.limiter.redis.RedisPermissionException;
 import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -14,46 +18,128 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DataAccessException;
 
 /**
- * Whether the limiter's Redis answers, over the limiter's own connection: one {@code PING} per
- * probe, bounded by the limiter's timeout, and tried once more before the probe says down, so one
- * slow command does not fail a probe. The details give the Redis version found when the limiter
- * connected and whether unbans and resets from other instances reach this instance. Each change of
- * state is logged once, not each failed probe.
+ * What the limiter contributes to the application's health, over the limiter's own connection:
+ * whether its Redis answers a {@code PING} (bounded by the limiter's timeout, tried once more before
+ * it counts as failed, so one slow command does not fail a probe) and whether the latest decisions
+ * succeeded. The details give the Redis version found when the limiter connected and whether unbans
+ * and resets from other instances reach this instance. Each change of state is logged once, not
+ * each failed probe.
+ *
+ * <p>The state says what a failure does to the application's calls:
+ * <ul>
+ * <li>{@link State#UP}: Redis answers and decisions succeed;</li>
+ * <li>{@link State#DEGRADED}: Redis fails, and every limit fails open: limited calls proceed,
+ * uncounted. The instance serves as well as any other could, so it stays in service (Spring Boot
+ * leaves a status it does not order out of the aggregate);</li>
+ * <li>{@link State#DOWN}: Redis fails and some limit fails closed, so limited calls are refused; or
+ * the Redis user lacks a permission the limiter needs, a configuration error that no instance can
+ * serve through.</li>
+ * </ul>
+ * A permission error found when the limiter connected is checked again by a probe at most every
+ * ten seconds, so that a grant made while the application runs brings it back.
  *
  * <p>Independent of the Spring Boot generation: each generation's health indicator reports it.
  */
 final class LimiterHealthCheck {
 
+    /** The status of a limiter whose Redis fails while its limits fail open. */
+    static final String DEGRADED = "DEGRADED";
+
     private static final Log logger = LogFactory.getLog(LimiterHealthCheck.class);
+
+    private static final long RECHECK_EVERY = TimeUnit.SECONDS.toNanos(10);
 
     private final RedisRateLimiter rateLimiter;
 
     private final ObjectProvider<LocalRefusalsSubscription> subscription;
 
-    private final AtomicBoolean reportedUp = new AtomicBoolean(true);
+    private final ObjectProvider<RateLimitAdvisor> advisor;
 
-    LimiterHealthCheck(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription) {
+    private final AtomicReference<State> reported = new AtomicReference<>(State.UP);
+
+    private volatile long lastRecheck = System.nanoTime();
+
+    LimiterHealthCheck(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription,
+            ObjectProvider<RateLimitAdvisor> advisor) {
         this.rateLimiter = rateLimiter;
         this.subscription = subscription;
+        this.advisor = advisor;
     }
 
     Result probe() {
-        DataAccessException failure = ping();
         Map<String, Object> details = new LinkedHashMap<>();
-        if (failure != null) {
-            details.put("error", describe(failure));
+        LocalRefusalsSubscription subscription = this.subscription.getIfAvailable();
+        String misconfiguration = misconfiguration(subscription);
+        DataAccessException pingFailure = (misconfiguration == null) ? ping() : null;
+        RedisRateLimiter.Failing failing = this.rateLimiter.failing();
+        State state;
+        String error = null;
+        if (misconfiguration != null) {
+            state = State.DOWN;
+            error = misconfiguration;
+            details.put("errorKind", FailureKind.NOPERM.tag());
+        }
+        else if (failing != null && failing.misconfigured()) {
+            state = State.DOWN;
+            error = failing.message();
+            details.put("errorKind", failing.kind().tag());
+        }
+        else if (pingFailure != null || failing != null) {
+            boolean failsClosed = failsClosed();
+            state = failsClosed ? State.DOWN : State.DEGRADED;
+            FailureKind kind = (pingFailure != null) ? FailureKind.of(pingFailure) : failing.kind();
+            error = (pingFailure != null) ? FailureKind.messageOf(pingFailure) : failing.message();
+            details.put("errorKind", kind.tag());
+            details.put("limitsFailClosed", failsClosed);
+        }
+        else {
+            state = State.UP;
+        }
+        if (error != null) {
+            details.put("error", error);
+        }
+        if (failing != null) {
+            details.put("failingSince", failing.since().toString());
+            details.put("failedDecisions", failing.failures());
         }
         String version = this.rateLimiter.redisVersion();
         if (version != null) {
             details.put("redisVersion", version);
         }
-        LocalRefusalsSubscription subscription = this.subscription.getIfAvailable();
         if (subscription != null) {
             details.put("invalidations", subscription.isSubscribed() ? "subscribed" : "not subscribed");
         }
         details.put("remembersRefusals", this.rateLimiter.remembersRefusals());
-        logChange(failure);
-        return new Result(failure == null, details);
+        logChange(state, (misconfiguration != null || (failing != null && failing.misconfigured()))
+                ? "a configuration error: " + FailureKind.NOPERM.description() + ", as logged at ERROR" : error);
+        return new Result(state, details);
+    }
+
+    /** A permission the Redis user lacks, after checking again if the last check is ten seconds old. */
+    private @Nullable String misconfiguration(@Nullable LocalRefusalsSubscription subscription) {
+        RedisPermissionException found = this.rateLimiter.misconfiguration();
+        if (found != null && System.nanoTime() - this.lastRecheck >= RECHECK_EVERY) {
+            this.lastRecheck = System.nanoTime();
+            try {
+                this.rateLimiter.check();
+                found = null;
+            }
+            catch (RedisPermissionException ex) {
+                found = ex;
+            }
+            catch (RuntimeException ex) {
+                // Redis failing otherwise: the PING says so
+            }
+        }
+        if (found != null) {
+            return found.getMessage();
+        }
+        return (subscription != null) ? subscription.misconfiguration() : null;
+    }
+
+    private boolean failsClosed() {
+        RateLimitAdvisor advisor = this.advisor.getIfAvailable();
+        return advisor != null && advisor.failsClosed();
     }
 
     private @Nullable DataAccessException ping() {
@@ -72,30 +158,38 @@ final class LimiterHealthCheck {
         }
     }
 
-    private void logChange(@Nullable DataAccessException failure) {
-        boolean up = failure == null;
-        if (this.reportedUp.getAndSet(up) == up) {
+    private void logChange(State state, @Nullable String error) {
+        if (this.reported.getAndSet(state) == state) {
             return;
         }
-        if (failure != null) {
-            logger.warn("Rate limiting's Redis is DOWN: " + describe(failure)
-                    + "; limited calls follow their on-failure setting");
-        }
-        else {
-            logger.info("Rate limiting's Redis is UP again");
+        switch (state) {
+            case UP -> logger.info("Rate limiting's health is UP again: Redis answers and decisions succeed");
+            case DEGRADED -> logger.warn("Rate limiting's health is " + DEGRADED + ": " + error
+                    + "; every limit fails open, so limited calls proceed uncounted and the instance stays in service");
+            case DOWN -> logger.warn("Rate limiting's health is DOWN: " + error);
         }
     }
 
-    private static String describe(DataAccessException failure) {
-        return failure.getClass().getSimpleName() + ": " + failure.getMessage();
+    /** What the limiter's health says. */
+    enum State {
+
+        /** Redis answers and decisions succeed. */
+        UP,
+
+        /** Redis fails and every limit fails open. */
+        DEGRADED,
+
+        /** Redis fails and some limit fails closed, or the Redis user lacks a permission. */
+        DOWN
+
     }
 
     /**
      * One probe's outcome.
-     * @param up whether Redis answered
+     * @param state what the limiter's health says
      * @param details what the indicator shows
      */
-    record Result(boolean up, Map<String, Object> details) {
+    record Result(State state, Map<String, Object> details) {
     }
 
 }

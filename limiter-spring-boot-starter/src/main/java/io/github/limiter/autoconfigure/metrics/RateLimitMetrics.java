@@ -10,6 +10,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
+import io.github.limiter.redis.FailureKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -24,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * shadow)</li>
  * <li>{@code limiter.alerts} (limit, mode)</li>
  * <li>{@code limiter.bans} (limit, mode)</li>
+ * <li>{@code limiter.errors} (limit, kind = connection | timeout | oom | noperm | readonly | ...): the
+ * decisions Redis could not make, by why ({@link FailureKind})</li>
  * <li>{@code limiter.redis.latency}: the decision script's round trip</li>
  * </ul>
  */
@@ -37,6 +40,9 @@ class RateLimitMetrics implements RateLimitListener {
 
     // Meters are looked up once per tag combination, not on every call.
     private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
+
+    // by limit and kind of failure
+    private final Map<List<String>, Counter> errors = new ConcurrentHashMap<>();
 
     RateLimitMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -68,9 +74,16 @@ class RateLimitMetrics implements RateLimitListener {
     @Override
     public void onError(List<LimitRequest> requests, RuntimeException error, Duration latency) {
         this.latency.record(latency);
+        String kind = FailureKind.of(error).tag();
         for (LimitRequest request : requests) {
             counter("limiter.decisions", request.limitId(), ERROR, request.limit().mode().name().toLowerCase(Locale.ROOT))
                 .increment();
+            this.errors.computeIfAbsent(List.of(request.limitId(), kind), (id) -> Counter.builder("limiter.errors")
+                .tag("limit", request.limitId())
+                .tag("kind", kind)
+                .description("Decisions Redis could not make, by kind of failure (connection, timeout, oom, noperm, "
+                        + "readonly, ...)")
+                .register(this.registry)).increment();
         }
     }
 

@@ -1,28 +1,44 @@
 package io.github.limiter.autoconfigure.health;
 
+import io.github.limiter.aop.RateLimitAdvisor;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
 
 /**
  * Reports {@link LimiterHealthCheck} as Spring Boot 3's health: {@code UP} while the limiter's
- * Redis answers, {@code DOWN} (limited calls follow their on-failure setting) while it does not.
+ * Redis answers and its decisions succeed; while they fail, {@code DEGRADED} if every limit fails
+ * open, else {@code DOWN}; {@code DOWN} while the Redis user lacks a permission the limiter needs.
  */
 class LimiterHealthIndicator implements HealthIndicator {
 
+    /**
+     * Redis fails and every limit fails open: not {@code UP}, and left out of the aggregate
+     * status, which orders {@code DOWN}, {@code OUT_OF_SERVICE}, {@code UP} and {@code UNKNOWN} only.
+     */
+    private static final Status DEGRADED = new Status(LimiterHealthCheck.DEGRADED,
+            "Redis fails and every limit fails open: limited calls proceed uncounted");
+
     private final LimiterHealthCheck check;
 
-    LimiterHealthIndicator(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription) {
-        this.check = new LimiterHealthCheck(rateLimiter, subscription);
+    LimiterHealthIndicator(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription,
+            ObjectProvider<RateLimitAdvisor> advisor) {
+        this.check = new LimiterHealthCheck(rateLimiter, subscription, advisor);
     }
 
     @Override
     public Health health() {
         LimiterHealthCheck.Result result = this.check.probe();
-        return (result.up() ? Health.up() : Health.down()).withDetails(result.details()).build();
+        Status status = switch (result.state()) {
+            case UP -> Status.UP;
+            case DEGRADED -> DEGRADED;
+            case DOWN -> Status.DOWN;
+        };
+        return Health.status(status).withDetails(result.details()).build();
     }
 
 }
