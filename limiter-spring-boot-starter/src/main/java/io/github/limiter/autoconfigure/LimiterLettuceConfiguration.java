@@ -5,7 +5,10 @@ import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisCredentialsProvider;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.event.DefaultEventPublisherOptions;
@@ -17,9 +20,11 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConverters;
 
 /**
  * The limiter's Lettuce settings, derived from what the application's {@link LettuceConnectionFactory}
@@ -49,9 +54,13 @@ final class LimiterLettuceConfiguration {
         RedisConfiguration servers = servers(lettuce, masterReplica);
         ClientResources resources = resources(lettuce.getClientConfiguration().getClientResources().orElse(null),
                 properties.getMaxReconnectDelay());
+        boolean sentinel = servers instanceof RedisSentinelConfiguration;
         LettuceClientConfiguration client = client(lettuce.getClientConfiguration(), lettuce.isClusterAware(),
-                resources, properties);
+                !sentinel, resources, properties);
         LettuceConnectionFactory commands = started(new LettuceConnectionFactory(servers, client), onPubSubLost);
+        LettuceSentinelFollower follower = sentinel ? new LettuceSentinelFollower(
+                (RedisClient) commands.getRequiredNativeClient(),
+                sentinels((RedisSentinelConfiguration) servers, client), resources) : null;
         // Spring Data has no Pub/Sub over a static master/replica connection; a PUBLISH on the master
         // reaches the subscribers of every replica too
         LettuceConnectionFactory subscriptions = (servers instanceof RedisStaticMasterReplicaConfiguration nodes)
@@ -59,6 +68,9 @@ final class LimiterLettuceConfiguration {
         String description = servers.getClass().getSimpleName()
                 + (lettuce.getClientConfiguration().isUseSsl() ? " over TLS" : "") + " with Lettuce";
         return new OwnConnection(commands, subscriptions, description, () -> {
+            if (follower != null) {
+                follower.close();
+            }
             if (subscriptions != commands) {
                 subscriptions.destroy();
             }
@@ -84,6 +96,25 @@ final class LimiterLettuceConfiguration {
     }
 
     /**
+     * The sentinels, reached as Spring Data reaches them for the limiter's connection: with its TLS
+     * settings, its connect timeout and the sentinels' credentials.
+     */
+    static RedisURI sentinels(RedisSentinelConfiguration sentinel, LettuceClientConfiguration client) {
+        RedisURI uri = LettuceConverters.sentinelConfigurationToRedisURI(sentinel);
+        for (RedisURI node : uri.getSentinels()) {
+            node.setSsl(client.isUseSsl());
+            node.setVerifyPeer(client.getVerifyMode());
+            node.setStartTls(client.isStartTls());
+            node.setTimeout(client.getCommandTimeout());
+        }
+        client.getRedisCredentialsProviderFactory().ifPresent(factory -> {
+            RedisCredentialsProvider credentials = factory.createSentinelCredentialsProvider(sentinel);
+            uri.getSentinels().forEach(node -> node.setCredentialsProvider(credentials));
+        });
+        return uri;
+    }
+
+    /**
      * The servers of the application's factory. The factory does not tell a static master/replica
      * set-up from a standalone one, so that comes from what Spring Boot built it from: a
      * {@link RedisStaticMasterReplicaConfiguration} bean or its connection details.
@@ -105,10 +136,13 @@ final class LimiterLettuceConfiguration {
     /**
      * The application's client configuration with the limiter's timeouts. Lettuce uses the
      * configuration's command timeout for the connection handshake too, so that one is the connect
-     * timeout, while every command expires after the limiter's own timeout.
+     * timeout, while every command expires after the limiter's own timeout. Through Sentinel the
+     * limiter does not read from replicas ({@code readFrom} false): a plain connection to the master
+     * is one that {@link LettuceSentinelFollower} can move at once after a failover, where Lettuce's
+     * master/replica topology would notice it seconds later.
      */
     static LettuceClientConfiguration client(LettuceClientConfiguration application, boolean cluster,
-            ClientResources resources, LimiterProperties.Redis properties) {
+            boolean readFrom, ClientResources resources, LimiterProperties.Redis properties) {
         LettuceClientConfiguration.LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder()
             .commandTimeout(properties.getConnectTimeout())
             .clientOptions(options(application.getClientOptions().orElse(null), cluster, properties))
@@ -116,7 +150,9 @@ final class LimiterLettuceConfiguration {
             .clientName(application.getClientName().map(name -> name + "-limiter").orElse("limiter"))
             .shutdownTimeout(application.getShutdownTimeout())
             .shutdownQuietPeriod(application.getShutdownQuietPeriod());
-        application.getReadFrom().ifPresent(builder::readFrom);
+        if (readFrom) {
+            application.getReadFrom().ifPresent(builder::readFrom);
+        }
         application.getRedisCredentialsProviderFactory().ifPresent(builder::redisCredentialsProviderFactory);
         if (application.isUseSsl()) {
             LettuceClientConfiguration.LettuceSslClientConfigurationBuilder ssl = builder.useSsl()

@@ -126,6 +126,41 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
     }
 
     /**
+     * Starts listening to what every sentinel announces; close it when done.
+     * @return the announcements from now on
+     * @since 0.1.0
+     */
+    public SentinelEvents listen() {
+        return new SentinelEvents(this.sentinelPorts);
+    }
+
+    /**
+     * Asks the first sentinel for a failover, as an operator's {@code SENTINEL FAILOVER} would: the
+     * sentinel promotes the replica and announces the switch at once, while the old master keeps
+     * accepting writes until the sentinels demote it, about ten seconds later.
+     * @since 0.1.0
+     */
+    public void failover() {
+        onSentinel(0, commands -> commands.failover(MASTER));
+    }
+
+    /**
+     * Waits, for 30 seconds at most, until a server is a replica of another with its link up: once
+     * it is, a demoted master has thrown away what it had and loaded the new master's data.
+     * @param replica the index of the server that must be a replica
+     * @param master the index of its master
+     * @since 0.1.0
+     */
+    public void awaitReplicaOf(int replica, int master) {
+        int masterPort = this.servers.get(master).port();
+        Poll.until(() -> {
+            String info = onServer(replica, commands -> commands.info("replication"));
+            return info.contains("role:slave") && info.contains("master_port:" + masterPort + "\r\n")
+                    && info.contains("master_link_status:up");
+        }, "server " + replica + " to be a replica of server " + master + " in sync");
+    }
+
+    /**
      * Waits, polling a few times a second for at most 30 seconds, until {@code condition} holds.
      * @param condition the condition
      * @param what what is awaited, for the error
