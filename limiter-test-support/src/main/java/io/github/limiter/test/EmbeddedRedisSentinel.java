@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -25,6 +26,12 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
 
     /** The name the sentinels know the master by. */
     public static final String MASTER = "mymaster";
+
+    /**
+     * How long to wait for the sentinels to act: a sentinel whose process stalled for two seconds
+     * (a busy machine) enters TILT mode and does nothing for 30 seconds.
+     */
+    static final Duration ACTING = Duration.ofSeconds(60);
 
     private final List<EmbeddedRedis> servers = new ArrayList<>();
 
@@ -145,8 +152,10 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
     }
 
     /**
-     * Waits, for 30 seconds at most, until a server is a replica of another with its link up: once
-     * it is, a demoted master has thrown away what it had and loaded the new master's data.
+     * Waits, for a minute at most, until a server is a replica of another with its link up: once
+     * it is, a demoted master has thrown away what it had and loaded the new master's data. The
+     * sentinels demote a replaced master about ten seconds after the switch, or 30 seconds later
+     * if they entered TILT mode on a busy machine.
      * @param replica the index of the server that must be a replica
      * @param master the index of its master
      * @since 0.1.0
@@ -157,7 +166,7 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
             String info = onServer(replica, commands -> commands.info("replication"));
             return info.contains("role:slave") && info.contains("master_port:" + masterPort + "\r\n")
                     && info.contains("master_link_status:up");
-        }, "server " + replica + " to be a replica of server " + master + " in sync");
+        }, "server " + replica + " to be a replica of server " + master + " in sync", ACTING);
     }
 
     /**

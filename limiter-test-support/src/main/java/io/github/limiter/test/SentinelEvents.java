@@ -54,12 +54,20 @@ public final class SentinelEvents implements AutoCloseable {
     }
 
     /**
-     * Waits, for 30 seconds at most, until a sentinel announces that the master moved.
+     * Waits, for a minute at most, until a sentinel announces that the master moved. A sentinel
+     * whose process stalled for two seconds (a busy machine) enters TILT mode, and does nothing for
+     * 30 seconds: a failover can take that much longer.
      * @return the first {@code +switch-master} announcement
      * @throws IllegalStateException if none came in time
      */
     public Event awaitSwitch() {
-        Poll.until(() -> firstSwitch().isPresent(), "a sentinel to announce +switch-master; heard:\n" + this);
+        try {
+            Poll.until(() -> firstSwitch().isPresent(), "a sentinel to announce +switch-master",
+                    EmbeddedRedisSentinel.ACTING);
+        }
+        catch (IllegalStateException ex) {
+            throw new IllegalStateException(ex.getMessage() + "; the sentinels announced:\n" + this, ex);
+        }
         return firstSwitch().orElseThrow();
     }
 
