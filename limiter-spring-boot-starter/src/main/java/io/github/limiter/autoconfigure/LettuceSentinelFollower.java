@@ -36,10 +36,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>It subscribes to {@code +switch-master} on every sentinel. When one names a new master for the
  * limiter's master name, it logs one line, and disconnects each of the limiter's connections
- * (commands and subscription) that is not on the new master; Lettuce reconnects them at once,
- * asking the sentinels again, and restores the subscription. A connection that comes back to
- * another address (the sentinel Lettuce asked had not heard of the switch yet) is moved again a
- * tenth of a second later, for as long as the switch is recent.
+ * (commands and subscription) that is not on the new master; Lettuce reconnects them at once, to
+ * the master just named ({@link SentinelFollowingConnectionFactory}), and restores the
+ * subscription. A connection that comes back to another address anyway is moved again a tenth of
+ * a second later, for as long as the switch is recent.
  */
 final class LettuceSentinelFollower implements RedisConnectionStateListener, AutoCloseable {
 
@@ -49,7 +49,7 @@ final class LettuceSentinelFollower implements RedisConnectionStateListener, Aut
 
     private static final long RETRY_MILLIS = 100;
 
-    private static final long FOLLOW_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final long FOLLOW_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final String master;
 
@@ -67,18 +67,33 @@ final class LettuceSentinelFollower implements RedisConnectionStateListener, Aut
 
     /**
      * Starts following the sentinels.
-     * @param limiterClient the client of the limiter's connections, which this watches and moves
      * @param sentinels the sentinels, as Lettuce reaches them (credentials, TLS, timeout), and the
      * master's name
      * @param resources the limiter's client resources, shared
      */
-    LettuceSentinelFollower(RedisClient limiterClient, RedisURI sentinels, ClientResources resources) {
+    LettuceSentinelFollower(RedisURI sentinels, ClientResources resources) {
         this.master = Objects.requireNonNull(sentinels.getSentinelMasterId(), "no master name");
         this.resources = resources;
         // a client of its own: its connections to the sentinels are none of the limiter's data connections
         this.sentinelClient = RedisClient.create(resources);
-        limiterClient.addListener(this);
         sentinels.getSentinels().forEach(sentinel -> subscribe(sentinel, 0));
+    }
+
+    /** Moves the connections of this client, the limiter's, when the sentinels announce a switch. */
+    void watch(RedisClient limiterClient) {
+        limiterClient.addListener(this);
+    }
+
+    /**
+     * Returns the master the sentinels named in a recent switch, for a connection that connects
+     * again to go there without asking the sentinels: they may be slow to answer right after a
+     * failover (a sentinel that stalled enters TILT mode), and the one asked first may not have
+     * heard of it yet.
+     * @return the new master, for a few seconds after a switch; otherwise {@code null}
+     */
+    @Nullable SocketAddress recentMaster() {
+        Switch followed = this.followed;
+        return (followed != null && System.nanoTime() - followed.at() < FOLLOW_NANOS) ? followed.address() : null;
     }
 
     /** Subscribes on one sentinel; one that cannot be reached is tried again, at most once a second. */

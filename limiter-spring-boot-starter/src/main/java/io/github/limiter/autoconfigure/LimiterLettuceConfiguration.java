@@ -5,10 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.RedisCredentialsProvider;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.event.DefaultEventPublisherOptions;
@@ -24,7 +21,6 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConverters;
 
 /**
  * The limiter's Lettuce settings, derived from what the application's {@link LettuceConnectionFactory}
@@ -54,13 +50,13 @@ final class LimiterLettuceConfiguration {
         RedisConfiguration servers = servers(lettuce, masterReplica);
         ClientResources resources = resources(lettuce.getClientConfiguration().getClientResources().orElse(null),
                 properties.getMaxReconnectDelay());
-        boolean sentinel = servers instanceof RedisSentinelConfiguration;
         LettuceClientConfiguration client = client(lettuce.getClientConfiguration(), lettuce.isClusterAware(),
-                !sentinel, resources, properties);
-        LettuceConnectionFactory commands = started(new LettuceConnectionFactory(servers, client), onPubSubLost);
-        LettuceSentinelFollower follower = sentinel ? new LettuceSentinelFollower(
-                (RedisClient) commands.getRequiredNativeClient(),
-                sentinels((RedisSentinelConfiguration) servers, client), resources) : null;
+                !(servers instanceof RedisSentinelConfiguration), resources, properties);
+        LettuceConnectionFactory commands = started(
+                (servers instanceof RedisSentinelConfiguration sentinels)
+                        ? new SentinelFollowingConnectionFactory(sentinels, client)
+                        : new LettuceConnectionFactory(servers, client),
+                onPubSubLost);
         // Spring Data has no Pub/Sub over a static master/replica connection; a PUBLISH on the master
         // reaches the subscribers of every replica too
         LettuceConnectionFactory subscriptions = (servers instanceof RedisStaticMasterReplicaConfiguration nodes)
@@ -68,9 +64,6 @@ final class LimiterLettuceConfiguration {
         String description = servers.getClass().getSimpleName()
                 + (lettuce.getClientConfiguration().isUseSsl() ? " over TLS" : "") + " with Lettuce";
         return new OwnConnection(commands, subscriptions, description, () -> {
-            if (follower != null) {
-                follower.close();
-            }
             if (subscriptions != commands) {
                 subscriptions.destroy();
             }
@@ -96,25 +89,6 @@ final class LimiterLettuceConfiguration {
     }
 
     /**
-     * The sentinels, reached as Spring Data reaches them for the limiter's connection: with its TLS
-     * settings, its connect timeout and the sentinels' credentials.
-     */
-    static RedisURI sentinels(RedisSentinelConfiguration sentinel, LettuceClientConfiguration client) {
-        RedisURI uri = LettuceConverters.sentinelConfigurationToRedisURI(sentinel);
-        for (RedisURI node : uri.getSentinels()) {
-            node.setSsl(client.isUseSsl());
-            node.setVerifyPeer(client.getVerifyMode());
-            node.setStartTls(client.isStartTls());
-            node.setTimeout(client.getCommandTimeout());
-        }
-        client.getRedisCredentialsProviderFactory().ifPresent(factory -> {
-            RedisCredentialsProvider credentials = factory.createSentinelCredentialsProvider(sentinel);
-            uri.getSentinels().forEach(node -> node.setCredentialsProvider(credentials));
-        });
-        return uri;
-    }
-
-    /**
      * The servers of the application's factory. The factory does not tell a static master/replica
      * set-up from a standalone one, so that comes from what Spring Boot built it from: a
      * {@link RedisStaticMasterReplicaConfiguration} bean or its connection details.
@@ -137,9 +111,9 @@ final class LimiterLettuceConfiguration {
      * The application's client configuration with the limiter's timeouts. Lettuce uses the
      * configuration's command timeout for the connection handshake too, so that one is the connect
      * timeout, while every command expires after the limiter's own timeout. Through Sentinel the
-     * limiter does not read from replicas ({@code readFrom} false): a plain connection to the master
-     * is one that {@link LettuceSentinelFollower} can move at once after a failover, where Lettuce's
-     * master/replica topology would notice it seconds later.
+     * limiter does not read from replicas ({@code readFrom} false): a plain connection to the
+     * master is one that {@link SentinelFollowingConnectionFactory} moves at once after a
+     * failover, where Lettuce's master/replica topology would notice it 5 seconds later.
      */
     static LettuceClientConfiguration client(LettuceClientConfiguration application, boolean cluster,
             boolean readFrom, ClientResources resources, LimiterProperties.Redis properties) {

@@ -2,11 +2,13 @@ package io.github.limiter.test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -15,7 +17,10 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import io.lettuce.core.sentinel.api.sync.RedisSentinelCommands;
+import redis.embedded.RedisInstance;
 import redis.embedded.RedisSentinel;
+
+import org.springframework.util.ReflectionUtils;
 
 /**
  * A real Redis Sentinel set-up on loopback ports: a master, a replica of it, and sentinels that
@@ -167,6 +172,53 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
             return info.contains("role:slave") && info.contains("master_port:" + masterPort + "\r\n")
                     && info.contains("master_link_status:up");
         }, "server " + replica + " to be a replica of server " + master + " in sync", ACTING);
+    }
+
+    /**
+     * Stops every sentinel process (SIGSTOP) for a while, then lets them go on (SIGCONT), as a
+     * stalled host would. A sentinel that finds two seconds gone between two of its ticks enters
+     * TILT mode ({@code +tilt}) and does nothing for the next 30 seconds: neither fails over nor
+     * demotes a replaced master.
+     * @param pause how long, such as 2.5 seconds to make them enter TILT mode
+     * @since 0.1.0
+     */
+    public void stall(Duration pause) {
+        List<String> pids = this.sentinels.stream().map(sentinel -> Long.toString(process(sentinel).pid())).toList();
+        signal("-STOP", pids);
+        try {
+            LockSupport.parkNanos(pause.toNanos());
+        }
+        finally {
+            signal("-CONT", pids);
+        }
+    }
+
+    private static Process process(RedisSentinel sentinel) {
+        // embedded-redis keeps the process to itself, as for EmbeddedRedis#kill()
+        Field field = ReflectionUtils.findField(RedisInstance.class, "process");
+        if (field == null) {
+            throw new IllegalStateException("This embedded-redis version does not expose its process");
+        }
+        ReflectionUtils.makeAccessible(field);
+        return (Process) ReflectionUtils.getField(field, sentinel);
+    }
+
+    private static void signal(String signal, List<String> pids) {
+        List<String> command = new ArrayList<>(List.of("kill", signal));
+        command.addAll(pids);
+        try {
+            int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+            if (exit != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " exited with " + exit);
+            }
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
     }
 
     /**

@@ -61,18 +61,28 @@ public final class SentinelEvents implements AutoCloseable {
      * @throws IllegalStateException if none came in time
      */
     public Event awaitSwitch() {
+        return await("+switch-master");
+    }
+
+    /**
+     * Waits, for a minute at most, until a sentinel announces something.
+     * @param channel what, such as {@code +tilt}
+     * @return the first such announcement
+     * @throws IllegalStateException if none came in time
+     */
+    public Event await(String channel) {
         try {
-            Poll.until(() -> firstSwitch().isPresent(), "a sentinel to announce +switch-master",
+            Poll.until(() -> first(channel).isPresent(), "a sentinel to announce " + channel,
                     EmbeddedRedisSentinel.ACTING);
         }
         catch (IllegalStateException ex) {
             throw new IllegalStateException(ex.getMessage() + "; the sentinels announced:\n" + this, ex);
         }
-        return firstSwitch().orElseThrow();
+        return first(channel).orElseThrow();
     }
 
-    private Optional<Event> firstSwitch() {
-        return this.events.stream().filter(event -> event.channel().equals("+switch-master")).findFirst();
+    private Optional<Event> first(String channel) {
+        return this.events.stream().filter(event -> event.channel().equals(channel)).findFirst();
     }
 
     /**
