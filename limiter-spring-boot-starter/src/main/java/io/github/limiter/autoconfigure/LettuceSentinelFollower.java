@@ -5,6 +5,7 @@ import java.net.SocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +62,8 @@ final class LettuceSentinelFollower implements RedisConnectionStateListener, Aut
 
     private final Map<RedisChannelHandler<?, ?>, SocketAddress> connections = new ConcurrentHashMap<>();
 
+    private final Set<RedisURI> unheard = ConcurrentHashMap.newKeySet();
+
     private volatile @Nullable Switch followed;
 
     private volatile boolean closed;
@@ -96,7 +99,10 @@ final class LettuceSentinelFollower implements RedisConnectionStateListener, Aut
         return (followed != null && System.nanoTime() - followed.at() < FOLLOW_NANOS) ? followed.address() : null;
     }
 
-    /** Subscribes on one sentinel; one that cannot be reached is tried again, at most once a second. */
+    /**
+     * Subscribes on one sentinel; one that cannot be reached is tried again, at most once a second,
+     * with one line when it cannot and one when it can again.
+     */
     private void subscribe(RedisURI sentinel, long delayMillis) {
         if (this.closed) {
             return;
@@ -119,12 +125,28 @@ final class LettuceSentinelFollower implements RedisConnectionStateListener, Aut
                 return connection.async().subscribe(SWITCH_CHANNEL);
             })
             .whenComplete((ignored, failure) -> {
-                if (failure != null && !this.closed) {
-                    long next = Math.min(Math.max(2 * delayMillis, 50), 1000);
-                    this.resources.eventExecutorGroup()
-                        .schedule(() -> subscribe(sentinel, next), next, TimeUnit.MILLISECONDS);
+                if (this.closed) {
+                    return;
                 }
+                if (failure == null) {
+                    if (this.unheard.remove(sentinel)) {
+                        logger.info("Rate limiting hears the failovers Redis Sentinel " + address(sentinel)
+                                + " announces");
+                    }
+                    return;
+                }
+                long next = Math.min(Math.max(2 * delayMillis, 50), 1000);
+                if (this.unheard.add(sentinel)) {
+                    logger.warn("Rate limiting cannot hear the failovers Redis Sentinel " + address(sentinel)
+                            + " announces (" + failure.getMessage() + "); it tries again every second");
+                }
+                this.resources.eventExecutorGroup()
+                    .schedule(() -> subscribe(sentinel, next), next, TimeUnit.MILLISECONDS);
             });
+    }
+
+    private static String address(RedisURI sentinel) {
+        return "'" + sentinel.getHost() + ":" + sentinel.getPort() + "'";
     }
 
     /** {@code <master name> <old ip> <old port> <new ip> <new port>} */
@@ -147,8 +169,8 @@ final class LettuceSentinelFollower implements RedisConnectionStateListener, Aut
                 }
                 this.followed = new Switch(address, System.nanoTime());
             }
-            logger.warn("Redis Sentinel '" + sentinel.getHost() + ":" + sentinel.getPort() + "' announced a failover of '"
-                    + this.master + "' from " + from + " to " + to
+            logger.warn("Redis Sentinel " + address(sentinel) + " announced a failover of '" + this.master + "' from "
+                    + from + " to " + to
                     + ": rate limiting moves its connections to the new master now");
             this.connections.keySet().forEach(this::moveIfElsewhere);
         });
@@ -174,7 +196,7 @@ final class LettuceSentinelFollower implements RedisConnectionStateListener, Aut
             }
         }
         if (writer instanceof DefaultEndpoint endpoint) {
-            // the connection stays open: Lettuce reconnects it, through the sentinels
+            // the connection stays open: Lettuce reconnects it, to the master just named
             endpoint.disconnect();
         }
     }
