@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -50,8 +51,12 @@ final class LimiterLettuceConfiguration {
         ClientResources resources = resources(lettuce.getClientConfiguration().getClientResources().orElse(null),
                 properties.getMaxReconnectDelay());
         LettuceClientConfiguration client = client(lettuce.getClientConfiguration(), lettuce.isClusterAware(),
-                resources, properties);
-        LettuceConnectionFactory commands = started(new LettuceConnectionFactory(servers, client), onPubSubLost);
+                !(servers instanceof RedisSentinelConfiguration), resources, properties);
+        LettuceConnectionFactory commands = started(
+                (servers instanceof RedisSentinelConfiguration sentinels)
+                        ? new SentinelFollowingConnectionFactory(sentinels, client)
+                        : new LettuceConnectionFactory(servers, client),
+                onPubSubLost);
         // Spring Data has no Pub/Sub over a static master/replica connection; a PUBLISH on the master
         // reaches the subscribers of every replica too
         LettuceConnectionFactory subscriptions = (servers instanceof RedisStaticMasterReplicaConfiguration nodes)
@@ -105,10 +110,13 @@ final class LimiterLettuceConfiguration {
     /**
      * The application's client configuration with the limiter's timeouts. Lettuce uses the
      * configuration's command timeout for the connection handshake too, so that one is the connect
-     * timeout, while every command expires after the limiter's own timeout.
+     * timeout, while every command expires after the limiter's own timeout. Through Sentinel the
+     * limiter does not read from replicas ({@code readFrom} false): a plain connection to the
+     * master is one that {@link SentinelFollowingConnectionFactory} moves at once after a
+     * failover, where Lettuce's master/replica topology would notice it 5 seconds later.
      */
     static LettuceClientConfiguration client(LettuceClientConfiguration application, boolean cluster,
-            ClientResources resources, LimiterProperties.Redis properties) {
+            boolean readFrom, ClientResources resources, LimiterProperties.Redis properties) {
         LettuceClientConfiguration.LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder()
             .commandTimeout(properties.getConnectTimeout())
             .clientOptions(options(application.getClientOptions().orElse(null), cluster, properties))
@@ -116,7 +124,9 @@ final class LimiterLettuceConfiguration {
             .clientName(application.getClientName().map(name -> name + "-limiter").orElse("limiter"))
             .shutdownTimeout(application.getShutdownTimeout())
             .shutdownQuietPeriod(application.getShutdownQuietPeriod());
-        application.getReadFrom().ifPresent(builder::readFrom);
+        if (readFrom) {
+            application.getReadFrom().ifPresent(builder::readFrom);
+        }
         application.getRedisCredentialsProviderFactory().ifPresent(builder::redisCredentialsProviderFactory);
         if (application.isUseSsl()) {
             LettuceClientConfiguration.LettuceSslClientConfigurationBuilder ssl = builder.useSsl()

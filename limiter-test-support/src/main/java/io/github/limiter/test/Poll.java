@@ -25,7 +25,18 @@ final class Poll {
      * @throws IllegalStateException if the condition did not hold in time
      */
     static void until(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        until(condition, what, TIMEOUT);
+    }
+
+    /**
+     * Checks {@code condition} a few times a second until it holds, for {@code timeout} at most.
+     * @param condition the condition
+     * @param what what is awaited, for the error
+     * @param timeout how long to wait at most
+     * @throws IllegalStateException if the condition did not hold in time
+     */
+    static void until(BooleanSupplier condition, String what, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         RuntimeException last = null;
         while (System.nanoTime() - deadline < 0) {
             try {
@@ -38,7 +49,7 @@ final class Poll {
             }
             LockSupport.parkNanos(INTERVAL.toNanos());
         }
-        throw new IllegalStateException("Gave up after " + TIMEOUT.toSeconds() + " s waiting for " + what, last);
+        throw new IllegalStateException("Gave up after " + timeout.toSeconds() + " s waiting for " + what, last);
     }
 
 }
