@@ -1,5 +1,6 @@
 package io.github.limiter.autoconfigure.health;
 
+import io.github.limiter.autoconfigure.RedisEvictions;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 
@@ -15,8 +16,9 @@ class LimiterHealthIndicator implements HealthIndicator {
 
     private final LimiterHealthCheck check;
 
-    LimiterHealthIndicator(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription) {
-        this.check = new LimiterHealthCheck(rateLimiter, subscription);
+    LimiterHealthIndicator(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription,
+            ObjectProvider<RedisEvictions> evictions) {
+        this.check = new LimiterHealthCheck(rateLimiter, subscription, evictions);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.limiter.autoconfigure.RedisEvictions;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
@@ -17,8 +18,9 @@ import org.springframework.dao.DataAccessException;
  * Whether the limiter's Redis answers, over the limiter's own connection: one {@code PING} per
  * probe, bounded by the limiter's timeout, and tried once more before the probe says down, so one
  * slow command does not fail a probe. The details give the Redis version found when the limiter
- * connected and whether unbans and resets from other instances reach this instance. Each change of
- * state is logged once, not each failed probe.
+ * connected, whether unbans and resets from other instances reach this instance, and Redis's
+ * {@code maxmemory-policy} (read at most once per 10 s, not per probe). Each change of state is
+ * logged once, not each failed probe.
  *
  * <p>Independent of the Spring Boot generation: each generation's health indicator reports it.
  */
@@ -30,11 +32,15 @@ final class LimiterHealthCheck {
 
     private final ObjectProvider<LocalRefusalsSubscription> subscription;
 
+    private final ObjectProvider<RedisEvictions> evictions;
+
     private final AtomicBoolean reportedUp = new AtomicBoolean(true);
 
-    LimiterHealthCheck(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription) {
+    LimiterHealthCheck(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription,
+            ObjectProvider<RedisEvictions> evictions) {
         this.rateLimiter = rateLimiter;
         this.subscription = subscription;
+        this.evictions = evictions;
     }
 
     Result probe() {
@@ -52,8 +58,27 @@ final class LimiterHealthCheck {
             details.put("invalidations", subscription.isSubscribed() ? "subscribed" : "not subscribed");
         }
         details.put("remembersRefusals", this.rateLimiter.remembersRefusals());
+        String refusal = evictionPolicy(details);
         logChange(failure);
+        if (failure == null && refusal != null) {
+            // limiter.redis.require-noeviction, found after the start: it could not fail the start
+            details.put("error", refusal);
+            return new Result(false, details);
+        }
         return new Result(failure == null, details);
+    }
+
+    /** Adds {@code maxmemoryPolicy}; returns why the limiter refuses it, if it does. */
+    private @Nullable String evictionPolicy(Map<String, Object> details) {
+        RedisEvictions evictions = this.evictions.getIfAvailable();
+        if (evictions == null) {
+            return null;
+        }
+        String policy = evictions.policy();
+        if (policy != null) {
+            details.put("maxmemoryPolicy", policy);
+        }
+        return evictions.refusal();
     }
 
     private @Nullable DataAccessException ping() {

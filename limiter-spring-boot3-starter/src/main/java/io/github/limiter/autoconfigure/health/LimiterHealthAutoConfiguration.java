@@ -1,6 +1,7 @@
 package io.github.limiter.autoconfigure.health;
 
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.autoconfigure.RedisEvictions;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 
@@ -28,8 +29,8 @@ public final class LimiterHealthAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "limiterHealthIndicator")
     LimiterHealthIndicator limiterHealthIndicator(RedisRateLimiter rateLimiter,
-            ObjectProvider<LocalRefusalsSubscription> subscription) {
-        return new LimiterHealthIndicator(rateLimiter, subscription);
+            ObjectProvider<LocalRefusalsSubscription> subscription, ObjectProvider<RedisEvictions> evictions) {
+        return new LimiterHealthIndicator(rateLimiter, subscription, evictions);
     }
 
 }
