@@ -440,6 +440,14 @@ public class LimiterProperties implements Validator {
         private int requestQueueSize = 10_000;
 
         /**
+         * Whether to refuse a Redis that may evict the limiter's keys (a maxmemory-policy other than
+         * noeviction, with a maxmemory limit): such a Redis lifts bans and resets counts once it is
+         * full. Found at the start, it fails the start; found later, the limiter's health is DOWN.
+         * When false, it is logged once at WARN.
+         */
+        private boolean requireNoeviction;
+
+        /**
          * Decisions made while another is in flight on the limiter's connection are sent together,
          * as one script call, as soon as it returns (Lettuce only).
          */
@@ -523,6 +531,22 @@ public class LimiterProperties implements Validator {
          */
         public void setRequestQueueSize(int requestQueueSize) {
             this.requestQueueSize = requestQueueSize;
+        }
+
+        /**
+         * Returns whether a Redis that may evict the limiter's keys is refused.
+         * @return whether the limiter requires noeviction
+         */
+        public boolean isRequireNoeviction() {
+            return this.requireNoeviction;
+        }
+
+        /**
+         * Sets whether a Redis that may evict the limiter's keys is refused.
+         * @param requireNoeviction whether the limiter requires noeviction
+         */
+        public void setRequireNoeviction(boolean requireNoeviction) {
+            this.requireNoeviction = requireNoeviction;
         }
 
         /**

@@ -60,18 +60,20 @@ class RedisRateLimiterConfiguration {
 
     /**
      * Opens the limiter's first connection and checks the Redis version once the application's
-     * beans are ready. A Redis older than 5.0 fails the start with a clear message; one that cannot
+     * beans are ready. A Redis older than 5.0 fails the start with a clear message, and one that may
+     * evict the limiter's keys is logged or refused (see {@link RedisEvictions}); one that cannot
      * be reached within the connect timeout is logged, the application starts, and limited calls
      * follow their on-failure setting until the connection opens in the background (the version is
      * checked then).
      */
     @Bean
     static SmartInitializingSingleton limiterRedisVersionCheck(ObjectProvider<LimiterRedisConnection> connection,
-            ObjectProvider<RateLimiter> rateLimiter) {
+            ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RedisEvictions> evictions) {
         return () -> {
             Runnable check = () -> {
                 if (rateLimiter.getIfUnique() instanceof RedisRateLimiter redis) {
                     logger.info("Rate limiting uses Redis " + redis.check());
+                    evictions.ifAvailable(RedisEvictions::check);
                 }
             };
             if (!connection.getObject().connect(check)) {
@@ -79,6 +81,11 @@ class RedisRateLimiterConfiguration {
                         + "limiter.redis.on-failure until it connects, which it keeps trying in the background");
             }
         };
+    }
+
+    @Bean
+    RedisEvictions limiterRedisEvictions(LimiterRedisConnection connection, LimiterProperties properties) {
+        return new RedisEvictions(connection.template(), properties.getRedis(), RedisEvictions.READ_INTERVAL);
     }
 
     @Bean

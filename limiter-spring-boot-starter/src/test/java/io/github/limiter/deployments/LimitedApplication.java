@@ -3,6 +3,7 @@ package io.github.limiter.deployments;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.github.limiter.OnFailure;
@@ -94,6 +95,11 @@ final class LimitedApplication implements AutoCloseable {
     /** Whether the limiter reaches its Redis, as its health indicator reports it. */
     Status limiterHealth() {
         return this.context.getBean("limiterHealthIndicator", HealthIndicator.class).health().getStatus();
+    }
+
+    /** The details of one probe of the limiter's health indicator. */
+    Map<String, Object> limiterHealthDetails() {
+        return this.context.getBean("limiterHealthIndicator", HealthIndicator.class).health().getDetails();
     }
 
     RateLimiter limiter() {

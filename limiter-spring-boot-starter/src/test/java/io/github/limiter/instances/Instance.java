@@ -3,6 +3,7 @@ package io.github.limiter.instances;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -89,6 +90,11 @@ final class Instance implements AutoCloseable {
 
     Health limiterHealth() {
         return this.context.getBean("limiterHealthIndicator", HealthIndicator.class).health();
+    }
+
+    /** The details of one health probe. */
+    Map<String, Object> healthDetails() {
+        return this.context.getBean("limiterHealthIndicator", HealthIndicator.class).health().getDetails();
     }
 
     MeterRegistry meters() {

@@ -49,15 +49,19 @@ class SlowRedisIntegrationTests {
     @Test
     void theHealthProbeIsOnePingThatOneSlowCommandDoesNotFail(CapturedOutput output) {
         try (EmbeddedRedis redis = EmbeddedRedis.start(); Instance instance = Instance.start(redis.port(), this.prefix)) {
+            long started = System.nanoTime();
+            // this probe reads the maxmemory-policy, which the next ones reuse for 10 s
             assertThat(instance.health()).isEqualTo(Status.UP);
             Map<String, Long> before = redis.commandCalls();
             for (int probe = 0; probe < 20; probe++) {
                 assertThat(instance.health()).isEqualTo(Status.UP);
             }
             Map<String, Long> after = redis.commandCalls();
+            long policyReadings = Duration.ofNanos(System.nanoTime() - started).toSeconds() / 10;
             assertThat(after.get("ping") - before.get("ping")).as("PINGs for 20 probes").isEqualTo(20);
-            // the one INFO is the test's own first reading
-            assertThat(after.get("info") - before.get("info")).as("INFO for 20 probes").isEqualTo(1);
+            // the test's own first reading, and one more per 10 s of probes on a very slow machine
+            assertThat(after.get("info") - before.get("info")).as("INFO for 20 probes")
+                .isBetween(1L, 1 + policyReadings);
             assertThat(after.getOrDefault("script", 0L) - before.getOrDefault("script", 0L))
                 .as("SCRIPT LOAD for 20 probes").isZero();
 

@@ -94,7 +94,7 @@ class ObservabilityIntegrationTests {
                 "limiter_decisions_total{limit=\"reads\",mode=\"enforce\",outcome=\"banned\"} 1.0",
                 "limiter_decisions_total{limit=\"trial\",mode=\"shadow\",outcome=\"rejected\"} 2.0",
                 "limiter_alerts_total{limit=\"reads\",mode=\"enforce\"}", "limiter_bans_total{limit=\"reads\",mode=\"enforce\"} 1.0",
-                "limiter_redis_latency_seconds_count");
+                "limiter_redis_latency_seconds_count", "limiter_redis_evictions_total 0.0");
         assertThat(scrape).doesNotContain(user);
     }
 

@@ -59,12 +59,13 @@ public final class EmbeddedRedis implements AutoCloseable {
      * Starts a Redis server on the given port of {@code 127.0.0.1}, such as the port of a server
      * that was stopped, to restart it.
      * @param port the port
+     * @param settings extra lines of {@code redis.conf}, as for {@link #startWith}
      * @return the running server
      * @throws UncheckedIOException if the server could not be started
      */
-    public static EmbeddedRedis start(int port) {
+    public static EmbeddedRedis start(int port, String... settings) {
         try {
-            return new EmbeddedRedis(RedisLauncher.launch(port), RedisEndpoint.tcp(port), null);
+            return new EmbeddedRedis(RedisLauncher.launch(port, settings), RedisEndpoint.tcp(port), null);
         }
         catch (IOException ex) {
             throw new UncheckedIOException("Could not start an embedded Redis server on port " + port, ex);
@@ -149,11 +150,15 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     /**
-     * Starts a Redis server with extra configuration lines, on a free port.
+     * Starts a Redis server with extra configuration lines, on a free port of {@code 127.0.0.1}:
+     * for a server configured as a test needs it, such as one that evicts keys when full
+     * ({@code "maxmemory 2mb", "maxmemory-policy allkeys-lru"}).
      * @param settings lines of {@code redis.conf}, such as {@code "cluster-enabled yes"}
      * @return the running server
+     * @throws UncheckedIOException if no server could be started after a few attempts
+     * @since 0.1.0
      */
-    static EmbeddedRedis startWith(String... settings) {
+    public static EmbeddedRedis startWith(String... settings) {
         return RedisLauncher.onFreePort(
                 port -> new EmbeddedRedis(RedisLauncher.launch(port, settings), RedisEndpoint.tcp(port), null));
     }

@@ -2,6 +2,7 @@ package io.github.limiter.autoconfigure.health;
 
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.autoconfigure.RedisEvictions;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 
@@ -29,8 +30,9 @@ public final class LimiterHealthAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "limiterHealthIndicator")
     LimiterHealthIndicator limiterHealthIndicator(RedisRateLimiter rateLimiter,
-            ObjectProvider<LocalRefusalsSubscription> subscription, ObjectProvider<RateLimitAdvisor> advisor) {
-        return new LimiterHealthIndicator(rateLimiter, subscription, advisor);
+            ObjectProvider<LocalRefusalsSubscription> subscription, ObjectProvider<RateLimitAdvisor> advisor,
+            ObjectProvider<RedisEvictions> evictions) {
+        return new LimiterHealthIndicator(rateLimiter, subscription, advisor, evictions);
     }
 
 }

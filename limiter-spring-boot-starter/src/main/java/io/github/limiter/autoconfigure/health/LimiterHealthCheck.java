@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.autoconfigure.RedisEvictions;
 import io.github.limiter.redis.FailureKind;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisPermissionException;
@@ -36,7 +37,10 @@ import org.springframework.dao.DataAccessException;
  * serve through.</li>
  * </ul>
  * A permission error found when the limiter connected is checked again by a probe at most every
- * ten seconds, so that a grant made while the application runs brings it back.
+ * ten seconds, so that a grant made while the application runs brings it back. With
+ * {@code limiter.redis.require-noeviction}, an evicting {@code maxmemory-policy} found after the
+ * start (which it could not fail) is {@code DOWN} too. The details give Redis's
+ * {@code maxmemory-policy}, read at most once per 10 s, not per probe.
  *
  * <p>Independent of the Spring Boot generation: each generation's health indicator reports it.
  */
@@ -55,15 +59,18 @@ final class LimiterHealthCheck {
 
     private final ObjectProvider<RateLimitAdvisor> advisor;
 
+    private final ObjectProvider<RedisEvictions> evictions;
+
     private final AtomicReference<State> reported = new AtomicReference<>(State.UP);
 
     private volatile long lastRecheck = System.nanoTime();
 
     LimiterHealthCheck(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription,
-            ObjectProvider<RateLimitAdvisor> advisor) {
+            ObjectProvider<RateLimitAdvisor> advisor, ObjectProvider<RedisEvictions> evictions) {
         this.rateLimiter = rateLimiter;
         this.subscription = subscription;
         this.advisor = advisor;
+        this.evictions = evictions;
     }
 
     Result probe() {
@@ -72,6 +79,7 @@ final class LimiterHealthCheck {
         String misconfiguration = misconfiguration(subscription);
         DataAccessException pingFailure = (misconfiguration == null) ? ping() : null;
         RedisRateLimiter.Failing failing = this.rateLimiter.failing();
+        String evictionRefusal = evictionPolicy(details);
         State state;
         String error = null;
         if (misconfiguration != null) {
@@ -92,6 +100,11 @@ final class LimiterHealthCheck {
             details.put("errorKind", kind.tag());
             details.put("limitsFailClosed", failsClosed);
         }
+        else if (evictionRefusal != null) {
+            // limiter.redis.require-noeviction, found after the start: it could not fail the start
+            state = State.DOWN;
+            error = evictionRefusal;
+        }
         else {
             state = State.UP;
         }
@@ -110,9 +123,21 @@ final class LimiterHealthCheck {
             details.put("invalidations", subscription.isSubscribed() ? "subscribed" : "not subscribed");
         }
         details.put("remembersRefusals", this.rateLimiter.remembersRefusals());
-        logChange(state, (misconfiguration != null || (failing != null && failing.misconfigured()))
-                ? "a configuration error: " + FailureKind.NOPERM.description() + ", as logged at ERROR" : error);
+        logChange(state, logged(misconfiguration != null || (failing != null && failing.misconfigured()),
+                evictionRefusal != null && error == evictionRefusal, error));
         return new Result(state, details);
+    }
+
+    /** What the health's line says: configuration errors were logged at ERROR, whole, already. */
+    private static @Nullable String logged(boolean permission, boolean evictionPolicy, @Nullable String error) {
+        if (permission) {
+            return "a configuration error: " + FailureKind.NOPERM.description() + ", as logged at ERROR";
+        }
+        if (evictionPolicy) {
+            return "a configuration error: Redis's maxmemory-policy evicts and limiter.redis.require-noeviction is "
+                    + "set, as logged at ERROR";
+        }
+        return error;
     }
 
     /** A permission the Redis user lacks, after checking again if the last check is ten seconds old. */
@@ -135,6 +160,19 @@ final class LimiterHealthCheck {
             return found.getMessage();
         }
         return (subscription != null) ? subscription.misconfiguration() : null;
+    }
+
+    /** Adds {@code maxmemoryPolicy}; returns why the limiter refuses it, if it does. */
+    private @Nullable String evictionPolicy(Map<String, Object> details) {
+        RedisEvictions evictions = this.evictions.getIfAvailable();
+        if (evictions == null) {
+            return null;
+        }
+        String policy = evictions.policy();
+        if (policy != null) {
+            details.put("maxmemoryPolicy", policy);
+        }
+        return evictions.refusal();
     }
 
     private boolean failsClosed() {

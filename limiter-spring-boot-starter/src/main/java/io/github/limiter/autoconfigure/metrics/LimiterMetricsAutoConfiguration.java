@@ -1,7 +1,9 @@
 package io.github.limiter.autoconfigure.metrics;
 
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.autoconfigure.RedisEvictions;
 import io.github.limiter.redis.LocalRefusalsSubscription;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -49,6 +51,20 @@ public final class LimiterMetricsAutoConfiguration {
         return registry -> subscription.ifAvailable(available -> Gauge
             .builder("limiter.invalidations.subscribed", available, it -> it.isSubscribed() ? 1 : 0)
             .description("Whether unbans and resets from other instances reach this one (1) or not (0)")
+            .register(registry));
+    }
+
+    /**
+     * {@code limiter.redis.evictions}: the keys the limiter's Redis evicted (all masters of a
+     * cluster), as Redis reports them, read with the policy at most once per 10 s rather than per
+     * scrape. A key evicted may be a ban lifted or a count reset.
+     */
+    @Bean
+    MeterBinder limiterRedisEvictionsMeter(ObjectProvider<RedisEvictions> evictions) {
+        return registry -> evictions.ifAvailable(available -> FunctionCounter
+            .builder("limiter.redis.evictions", available, RedisEvictions::evictedKeys)
+            .description("Keys the limiter's Redis evicted when full (INFO stats evicted_keys): bans lifted and "
+                    + "counts reset, if they were the limiter's")
             .register(registry));
     }
 

@@ -1,6 +1,7 @@
 package io.github.limiter.autoconfigure.health;
 
 import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.autoconfigure.RedisEvictions;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 
@@ -26,8 +27,8 @@ class LimiterHealthIndicator implements HealthIndicator {
     private final LimiterHealthCheck check;
 
     LimiterHealthIndicator(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription,
-            ObjectProvider<RateLimitAdvisor> advisor) {
-        this.check = new LimiterHealthCheck(rateLimiter, subscription, advisor);
+            ObjectProvider<RateLimitAdvisor> advisor, ObjectProvider<RedisEvictions> evictions) {
+        this.check = new LimiterHealthCheck(rateLimiter, subscription, advisor, evictions);
     }
 
     @Override

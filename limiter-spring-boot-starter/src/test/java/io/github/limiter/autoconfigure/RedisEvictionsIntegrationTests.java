@@ -1,0 +1,165 @@
+package io.github.limiter.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.github.limiter.test.EmbeddedRedis;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link RedisEvictions} on a real Redis whose policy changes while the limiter runs
+ * ({@code CONFIG SET}), with intervals short or long enough for a test: each change of verdict is
+ * logged once, the reading is shared by every caller within an interval, and evictions are counted
+ * as Redis makes them.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class RedisEvictionsIntegrationTests {
+
+    @Test
+    void aPolicyChangedWhileTheLimiterRunsIsLoggedOncePerChange(CapturedOutput output) {
+        withRedis("maxmemory 64mb", redis -> {
+            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(false), Duration.ZERO);
+            evictions.check();
+            assertThat(evictions.policy()).isEqualTo("noeviction");
+            redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "volatile-lru"));
+            for (int reading = 0; reading < 3; reading++) {
+                assertThat(evictions.policy()).isEqualTo("volatile-lru");
+            }
+            assertThat(evictions.refusal()).as("only warned").isNull();
+            redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "noeviction"));
+            assertThat(evictions.policy()).isEqualTo("noeviction");
+            assertThat(output.getOut().lines().filter(line -> line.contains("maxmemory-policy is"))).satisfiesExactly(
+                    warning -> assertThat(warning).contains(" WARN ", "maxmemory-policy is volatile-lru"),
+                    back -> assertThat(back).contains(" INFO ", "maxmemory-policy is now noeviction"));
+            return null;
+        });
+    }
+
+    @Test
+    void aPolicyThatEvictsFoundAfterTheStartIsRefusedWhereNoEvictionIsRequired(CapturedOutput output) {
+        withRedis("maxmemory 64mb", redis -> {
+            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(true), Duration.ZERO);
+            evictions.check();
+            assertThat(evictions.refusal()).isNull();
+            redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lfu"));
+            for (int reading = 0; reading < 3; reading++) {
+                assertThat(evictions.refusal()).contains("maxmemory-policy is allkeys-lfu",
+                        "limiter.redis.require-noeviction is set");
+            }
+            redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "noeviction"));
+            assertThat(evictions.refusal()).as("health UP again").isNull();
+            assertThat(output.getOut().lines().filter(line -> line.contains("maxmemory-policy is"))).satisfiesExactly(
+                    error -> assertThat(error).contains(" ERROR ", "maxmemory-policy is allkeys-lfu"),
+                    back -> assertThat(back).contains(" INFO ", "maxmemory-policy is now noeviction"));
+            return null;
+        });
+    }
+
+    @Test
+    void aReadingThatFailsAsTheLimiterConnectsDoesNotFailTheStart(CapturedOutput output) {
+        withRedis("maxmemory 64mb", redis -> {
+            redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lru"));
+            LimiterProperties.Redis properties = properties(true);
+            properties.setTimeout(Duration.ofMillis(100));
+            RedisEvictions evictions = new RedisEvictions(redis.template(), properties, Duration.ZERO);
+            // connected: a connection opening during the pause would wait for its end
+            redis.template().execute((RedisCallback<String>) RedisConnection::ping);
+            // Redis answers nobody for 0.5 s, as a busy host may, just as the limiter connects
+            redis.server().withCommands(commands -> commands.clientPause(500));
+            evictions.check();
+            assertThat(output.getOut()).contains("Rate limiting could not read Redis's maxmemory-policy as it "
+                    + "connected (QueryTimeoutException");
+            properties.setTimeout(Duration.ofSeconds(5));
+            RedisEvictions patient = new RedisEvictions(redis.template(), properties, Duration.ZERO);
+            assertThat(patient.refusal()).as("the next reading decides").contains("maxmemory-policy is allkeys-lru");
+            return null;
+        });
+    }
+
+    @Test
+    void oneReadingServesEveryCallerWithinTheInterval() {
+        withRedis("maxmemory 0", redis -> {
+            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(false), Duration.ofHours(1));
+            Map<String, Long> before = redis.server().commandCalls();
+            for (int call = 0; call < 50; call++) {
+                evictions.policy();
+                evictions.refusal();
+                evictions.evictedKeys();
+            }
+            Map<String, Long> after = redis.server().commandCalls();
+            // one for the limiter, one for the test's own reading
+            assertThat(after.get("info") - before.getOrDefault("info", 0L)).isEqualTo(2);
+            return null;
+        });
+    }
+
+    @Test
+    void evictionsAreCountedAsRedisMakesThem() {
+        withRedis("maxmemory 2mb", redis -> {
+            redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lru"));
+            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(false), Duration.ZERO);
+            assertThat(evictions.evictedKeys()).isZero();
+            String value = "x".repeat(1_000);
+            redis.server().withCommands(commands -> {
+                for (int from = 0; from < 4_000; from += 100) {
+                    Map<String, String> batch = new LinkedHashMap<>();
+                    for (int key = from; key < from + 100; key++) {
+                        batch.put("flood:" + key, value);
+                    }
+                    commands.mset(batch);
+                }
+                return null;
+            });
+            long evicted = evictedKeys(redis.server());
+            assertThat(evicted).isPositive();
+            // any command may evict a few more while Redis stays at its limit
+            assertThat(evictions.evictedKeys()).isBetween((double) evicted, (double) evictedKeys(redis.server()));
+            return null;
+        });
+    }
+
+    private static LimiterProperties.Redis properties(boolean requireNoEviction) {
+        LimiterProperties.Redis properties = new LimiterProperties.Redis();
+        properties.setRequireNoeviction(requireNoEviction);
+        // a reading that timed out is not tried again within its interval: none may on a loaded machine
+        properties.setTimeout(Duration.ofSeconds(5));
+        return properties;
+    }
+
+    private static long evictedKeys(EmbeddedRedis redis) {
+        return redis.withCommands(commands -> commands.info("stats"))
+            .lines()
+            .filter(line -> line.startsWith("evicted_keys:"))
+            .mapToLong(line -> Long.parseLong(line.substring("evicted_keys:".length()).strip()))
+            .findFirst()
+            .orElseThrow();
+    }
+
+    private static void withRedis(String setting, Function<Server, Void> test) {
+        try (EmbeddedRedis redis = EmbeddedRedis.startWith(setting)) {
+            LettuceConnectionFactory factory = redis.newConnectionFactory();
+            try {
+                test.apply(new Server(redis, new StringRedisTemplate(factory)));
+            }
+            finally {
+                factory.destroy();
+            }
+        }
+    }
+
+    private record Server(EmbeddedRedis server, StringRedisTemplate template) {
+    }
+
+}
