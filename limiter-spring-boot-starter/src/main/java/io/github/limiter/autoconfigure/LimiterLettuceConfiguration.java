@@ -38,15 +38,13 @@ final class LimiterLettuceConfiguration {
     }
 
     /**
-     * Opens the limiter's connection: to the servers of the application's factory, with its client
-     * settings and the limiter's own timeouts. {@code onPubSubLost} runs whenever a subscription's
-     * connection drops, until Lettuce restores it.
+     * Opens the limiter's connection: to the servers of the application's factory (see
+     * {@link #servers}), with its client settings and the limiter's own timeouts.
+     * {@code onPubSubLost} runs whenever a subscription's connection drops, until Lettuce restores it.
      */
-    static OwnConnection connect(RedisConnectionFactory application,
-            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, LimiterProperties.Redis properties,
-            Runnable onPubSubLost) {
+    static OwnConnection connect(RedisConnectionFactory application, RedisConfiguration servers,
+            LimiterProperties.Redis properties, Runnable onPubSubLost) {
         LettuceConnectionFactory lettuce = (LettuceConnectionFactory) application;
-        RedisConfiguration servers = servers(lettuce, masterReplica);
         ClientResources resources = resources(lettuce.getClientConfiguration().getClientResources().orElse(null),
                 properties.getMaxReconnectDelay());
         LettuceClientConfiguration client = client(lettuce.getClientConfiguration(), lettuce.isClusterAware(),
@@ -56,9 +54,8 @@ final class LimiterLettuceConfiguration {
         // reaches the subscribers of every replica too
         LettuceConnectionFactory subscriptions = (servers instanceof RedisStaticMasterReplicaConfiguration nodes)
                 ? started(new LettuceConnectionFactory(nodes.getNodes().get(0), client), onPubSubLost) : commands;
-        String description = servers.getClass().getSimpleName()
-                + (lettuce.getClientConfiguration().isUseSsl() ? " over TLS" : "") + " with Lettuce";
-        return new OwnConnection(commands, subscriptions, description, () -> {
+        String library = "Lettuce" + (lettuce.getClientConfiguration().isUseSsl() ? " over TLS" : "");
+        return new OwnConnection(commands, subscriptions, servers, library, () -> {
             if (subscriptions != commands) {
                 subscriptions.destroy();
             }
@@ -88,8 +85,9 @@ final class LimiterLettuceConfiguration {
      * set-up from a standalone one, so that comes from what Spring Boot built it from: a
      * {@link RedisStaticMasterReplicaConfiguration} bean or its connection details.
      */
-    static RedisConfiguration servers(LettuceConnectionFactory application,
+    static RedisConfiguration servers(RedisConnectionFactory factory,
             @Nullable RedisStaticMasterReplicaConfiguration masterReplica) {
+        LettuceConnectionFactory application = (LettuceConnectionFactory) factory;
         if (application.getClusterConfiguration() != null) {
             return application.getClusterConfiguration();
         }

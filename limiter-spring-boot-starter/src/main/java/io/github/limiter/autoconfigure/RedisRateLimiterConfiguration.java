@@ -74,9 +74,11 @@ class RedisRateLimiterConfiguration {
                     logger.info("Rate limiting uses Redis " + redis.check());
                 }
             };
-            if (!connection.getObject().connect(check)) {
-                logger.warn("Rate limiting cannot reach Redis at start-up; limited calls follow "
-                        + "limiter.redis.on-failure until it connects, which it keeps trying in the background");
+            LimiterRedisConnection redis = connection.getObject();
+            if (!redis.connect(check)) {
+                logger.warn("Rate limiting cannot reach " + redis.servers() + " at start-up (" + redis.failure()
+                        + "); limited calls follow limiter.redis.on-failure until it connects, which it keeps "
+                        + "trying in the background");
             }
         };
     }
