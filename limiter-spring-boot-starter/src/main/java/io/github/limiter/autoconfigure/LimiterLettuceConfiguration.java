@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -81,12 +82,19 @@ final class LimiterLettuceConfiguration {
     }
 
     /**
-     * The servers of the application's factory. The factory does not tell a static master/replica
-     * set-up from a standalone one, so that comes from what Spring Boot built it from: a
-     * {@link RedisStaticMasterReplicaConfiguration} bean or its connection details.
+     * The servers of the application's factory, or {@code null} where the factory does not tell
+     * them. Cluster, Sentinel and socket configurations it has getters for. The rest it reports as
+     * a standalone configuration: its own, or, when built over another configuration (a static
+     * master/replica one), Spring Data's default {@code localhost:6379}, which the limiter must not
+     * take for the application's server. So a standalone server counts when it is not that
+     * default, or when Spring Boot built the factory (from a standalone server, as it had no
+     * master/replica nodes); master/replica nodes come from what Spring Boot built it from, or a
+     * {@link RedisStaticMasterReplicaConfiguration} bean of the application's.
+     * @param masterReplica the static master/replica nodes the application declared, if any
+     * @param builtByBoot whether Spring Boot built the factory, from its connection details
      */
-    static RedisConfiguration servers(RedisConnectionFactory factory,
-            @Nullable RedisStaticMasterReplicaConfiguration masterReplica) {
+    static @Nullable RedisConfiguration servers(RedisConnectionFactory factory,
+            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, boolean builtByBoot) {
         LettuceConnectionFactory application = (LettuceConnectionFactory) factory;
         if (application.getClusterConfiguration() != null) {
             return application.getClusterConfiguration();
@@ -97,7 +105,23 @@ final class LimiterLettuceConfiguration {
         if (application.getSocketConfiguration() != null) {
             return application.getSocketConfiguration();
         }
-        return (masterReplica != null) ? masterReplica : application.getStandaloneConfiguration();
+        RedisStandaloneConfiguration standalone = application.getStandaloneConfiguration();
+        // host and port come from the factory's configuration where it has them, else from the standalone one
+        if (!application.getHostName().equals(standalone.getHostName()) || application.getPort() != standalone.getPort()) {
+            return null;
+        }
+        if (!isSpringDataDefault(standalone)) {
+            return standalone;
+        }
+        if (masterReplica != null) {
+            return masterReplica;
+        }
+        return builtByBoot ? standalone : null;
+    }
+
+    private static boolean isSpringDataDefault(RedisStandaloneConfiguration standalone) {
+        RedisStandaloneConfiguration defaults = new RedisStandaloneConfiguration();
+        return standalone.getHostName().equals(defaults.getHostName()) && standalone.getPort() == defaults.getPort();
     }
 
     /**

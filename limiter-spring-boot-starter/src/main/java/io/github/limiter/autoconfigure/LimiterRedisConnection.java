@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
@@ -27,7 +28,8 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * with the application's client settings and the limiter's own timeouts: Lettuce (see
  * {@link LimiterLettuceConfiguration}) or Jedis (see {@link LimiterJedisConfiguration}), whichever
  * the application uses; each library is touched only when it is on the classpath, so either may be
- * missing. With another kind of factory, the application's is used as it is.
+ * missing. With another kind of factory, or a Lettuce factory that does not tell its servers, the
+ * application's is used as it is: never a server the application does not use.
  *
  * <p>The connection counts as open once Redis has answered a {@code PING} and the limiter's own
  * start check (its version, its scripts loaded): until then the limiter's commands fail at once,
@@ -77,13 +79,16 @@ final class LimiterRedisConnection implements DisposableBean {
      * Opens the limiter's connection.
      * @param application the application's connection factory
      * @param masterReplica the static master/replica servers Spring Boot built the application's
-     * factory with, if any: a factory cannot tell them from a standalone server
+     * factory with, or the application declared, if any: a factory cannot tell them from a
+     * standalone server
+     * @param builtByBoot whether Spring Boot built the application's factory
      * @param properties the limiter's settings
      */
     LimiterRedisConnection(RedisConnectionFactory application,
-            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, LimiterProperties.Redis properties) {
+            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, boolean builtByBoot,
+            LimiterProperties.Redis properties) {
         this.properties = properties;
-        OwnConnection own = own(application, masterReplica, properties);
+        OwnConnection own = own(application, masterReplica, builtByBoot, properties);
         if (own != null) {
             this.servers = own.describeServers();
             this.user = own.user();
@@ -99,8 +104,13 @@ final class LimiterRedisConnection implements DisposableBean {
             String factory = application.getClass().getSimpleName();
             this.servers = "the Redis of the application's " + factory;
             this.user = null;
-            logger.info("Rate limiting shares the application's " + factory
-                    + "; limiter.redis.timeout applies with Lettuce and Jedis only");
+            logger.info("Rate limiting shares the application's " + factory + ", with its timeouts: "
+                    + (isLettuce(application) ? "the factory does not tell which servers it reaches (built over "
+                            + "static master/replica nodes, it reports Spring Data's default server instead); declare "
+                            + "the nodes as a RedisStaticMasterReplicaConfiguration bean for a connection of the "
+                            + "limiter's own, with its timeouts and a subscription to unbans and resets from other "
+                            + "instances"
+                            : "limiter.redis.timeout applies with Lettuce and Jedis only"));
             this.connectionFactory = application;
             this.subscriptionFactory = application;
             this.closer = null;
@@ -108,15 +118,22 @@ final class LimiterRedisConnection implements DisposableBean {
     }
 
     private @Nullable OwnConnection own(RedisConnectionFactory application,
-            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, LimiterProperties.Redis properties) {
-        if (LETTUCE_PRESENT && LimiterLettuceConfiguration.isLettuce(application)) {
-            return LimiterLettuceConfiguration.connect(application,
-                    LimiterLettuceConfiguration.servers(application, masterReplica), properties, this::pubSubLost);
+            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, boolean builtByBoot,
+            LimiterProperties.Redis properties) {
+        if (isLettuce(application)) {
+            RedisConfiguration servers = LimiterLettuceConfiguration.servers(application, masterReplica,
+                    builtByBoot);
+            return (servers != null)
+                    ? LimiterLettuceConfiguration.connect(application, servers, properties, this::pubSubLost) : null;
         }
         if (JEDIS_PRESENT && LimiterJedisConfiguration.isJedis(application)) {
             return LimiterJedisConfiguration.connect(application, properties);
         }
         return null;
+    }
+
+    private static boolean isLettuce(RedisConnectionFactory application) {
+        return LETTUCE_PRESENT && LimiterLettuceConfiguration.isLettuce(application);
     }
 
     /** A template whose commands fail at once until the connection is open. */

@@ -37,8 +37,10 @@ class RedisRateLimiterConfiguration {
     LimiterRedisConnection limiterRedisConnection(RedisConnectionFactory connectionFactory,
             LimiterProperties properties, ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica,
             BeanFactory beanFactory) {
+        boolean builtByBoot = BootRedisServers.builtTheFactory(connectionFactory, beanFactory);
         return new LimiterRedisConnection(connectionFactory,
-                BootRedisServers.masterReplica(masterReplica.getIfAvailable(), beanFactory), properties.getRedis());
+                BootRedisServers.masterReplica(masterReplica.getIfAvailable(), beanFactory, builtByBoot), builtByBoot,
+                properties.getRedis());
     }
 
     // Declared as RedisRateLimiter so that conditions on it (the health indicator) see it, backing
