@@ -210,6 +210,17 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
         }
     }
 
+    /**
+     * Starts the container again, as after an aborted subscription but with no failure to count:
+     * for a container whose start waited for something, such as its connection to open.
+     */
+    public void startAgain() {
+        ScheduledExecutorService starter = this.starter;
+        if (starter != null && !starter.isShutdown()) {
+            starter.execute(() -> attempt(starter));
+        }
+    }
+
     /** Schedules the next attempt on the streak's back-off, unless one is already scheduled. */
     private void schedule(ScheduledExecutorService starter) {
         long wait = this.backOff.nextBackOff();

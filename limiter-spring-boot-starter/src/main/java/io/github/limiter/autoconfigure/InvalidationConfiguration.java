@@ -31,6 +31,7 @@ class InvalidationConfiguration {
             LimiterProperties properties) {
         InvalidationListenerContainer container = new InvalidationListenerContainer();
         container.setConnectionFactory(connection.subscriptionConnectionFactory());
+        container.startWhen(connection::isOpen);
         LimiterProperties.Redis redis = properties.getRedis();
         container.setMaxSubscriptionRegistrationWaitingTime(
                 redis.getConnectTimeout().toMillis() + redis.getTimeout().toMillis());
@@ -45,6 +46,8 @@ class InvalidationConfiguration {
                 LimiterRedisConnection.reconnectBackOff(properties.getRedis()));
         connection.onPubSubConnectionLost(subscription::connectionLost);
         container.whenAborted(subscription::subscriptionAborted);
+        container.whenReady(subscription::startAgain);
+        connection.whenOpen(container::connectionOpened);
         return subscription;
     }
 

@@ -3,8 +3,10 @@ package io.github.limiter.autoconfigure;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
@@ -27,16 +29,15 @@ final class LimiterJedisConfiguration {
     static OwnConnection connect(RedisConnectionFactory application, LimiterProperties.Redis properties) {
         JedisConnectionFactory jedis = (JedisConnectionFactory) application;
         JedisClientConfiguration client = client(jedis.getClientConfiguration(), properties);
-        JedisConnectionFactory commands = started(factory(jedis, client));
+        RedisConfiguration servers = servers(jedis);
+        JedisConnectionFactory commands = started(factory(servers, client));
         // Subscriptions take their connections from a pool of their own, never the decisions' pool: a
         // subscription that Redis refuses (NOPERM) leaves Jedis's connection out of step with its
         // replies, and back in the decisions' pool it would hand a decision another command's reply.
         // (A pool, not single connections: without one, Spring Data's Jedis ignores Sentinel.)
-        JedisConnectionFactory subscriptions = started(factory(jedis, client));
-        String description = (jedis.isRedisClusterAware() ? "a Redis Cluster"
-                : jedis.isRedisSentinelAware() ? "Redis Sentinel" : "Redis")
-                + (jedis.getClientConfiguration().isUseSsl() ? " over TLS" : "") + " with Jedis";
-        return new OwnConnection(commands, subscriptions, description, () -> {
+        JedisConnectionFactory subscriptions = started(factory(servers, client));
+        String library = "Jedis" + (jedis.getClientConfiguration().isUseSsl() ? " over TLS" : "");
+        return new OwnConnection(commands, subscriptions, servers, library, () -> {
             subscriptions.destroy();
             commands.destroy();
         });
@@ -48,17 +49,32 @@ final class LimiterJedisConfiguration {
         return factory;
     }
 
-    /** A factory to the servers of the application's: Cluster, Sentinel or standalone. */
-    private static JedisConnectionFactory factory(JedisConnectionFactory application, JedisClientConfiguration client) {
+    /**
+     * The servers of the application's factory: Cluster, Sentinel or standalone, the only ones a
+     * Jedis factory can be built over, each of which it tells.
+     */
+    static RedisConfiguration servers(JedisConnectionFactory application) {
         RedisClusterConfiguration cluster = application.getClusterConfiguration();
         if (cluster != null) {
-            return new JedisConnectionFactory(cluster, client);
+            return cluster;
         }
         RedisSentinelConfiguration sentinel = application.getSentinelConfiguration();
         if (sentinel != null) {
+            return sentinel;
+        }
+        RedisStandaloneConfiguration standalone = application.getStandaloneConfiguration();
+        return (standalone != null) ? standalone
+                : new RedisStandaloneConfiguration(application.getHostName(), application.getPort());
+    }
+
+    private static JedisConnectionFactory factory(RedisConfiguration servers, JedisClientConfiguration client) {
+        if (servers instanceof RedisClusterConfiguration cluster) {
+            return new JedisConnectionFactory(cluster, client);
+        }
+        if (servers instanceof RedisSentinelConfiguration sentinel) {
             return new JedisConnectionFactory(sentinel, client);
         }
-        return new JedisConnectionFactory(application.getStandaloneConfiguration(), client);
+        return new JedisConnectionFactory((RedisStandaloneConfiguration) servers, client);
     }
 
     static JedisClientConfiguration client(JedisClientConfiguration application, LimiterProperties.Redis properties) {

@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -39,15 +40,13 @@ final class LimiterLettuceConfiguration {
     }
 
     /**
-     * Opens the limiter's connection: to the servers of the application's factory, with its client
-     * settings and the limiter's own timeouts. {@code onPubSubLost} runs whenever a subscription's
-     * connection drops, until Lettuce restores it.
+     * Opens the limiter's connection: to the servers of the application's factory (see
+     * {@link #servers}), with its client settings and the limiter's own timeouts.
+     * {@code onPubSubLost} runs whenever a subscription's connection drops, until Lettuce restores it.
      */
-    static OwnConnection connect(RedisConnectionFactory application,
-            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, LimiterProperties.Redis properties,
-            Runnable onPubSubLost) {
+    static OwnConnection connect(RedisConnectionFactory application, RedisConfiguration servers,
+            LimiterProperties.Redis properties, Runnable onPubSubLost) {
         LettuceConnectionFactory lettuce = (LettuceConnectionFactory) application;
-        RedisConfiguration servers = servers(lettuce, masterReplica);
         ClientResources resources = resources(lettuce.getClientConfiguration().getClientResources().orElse(null),
                 properties.getMaxReconnectDelay());
         LettuceClientConfiguration client = client(lettuce.getClientConfiguration(), lettuce.isClusterAware(),
@@ -61,9 +60,8 @@ final class LimiterLettuceConfiguration {
         // reaches the subscribers of every replica too
         LettuceConnectionFactory subscriptions = (servers instanceof RedisStaticMasterReplicaConfiguration nodes)
                 ? started(new LettuceConnectionFactory(nodes.getNodes().get(0), client), onPubSubLost) : commands;
-        String description = servers.getClass().getSimpleName()
-                + (lettuce.getClientConfiguration().isUseSsl() ? " over TLS" : "") + " with Lettuce";
-        return new OwnConnection(commands, subscriptions, description, () -> {
+        String library = "Lettuce" + (lettuce.getClientConfiguration().isUseSsl() ? " over TLS" : "");
+        return new OwnConnection(commands, subscriptions, servers, library, () -> {
             if (subscriptions != commands) {
                 subscriptions.destroy();
             }
@@ -89,12 +87,20 @@ final class LimiterLettuceConfiguration {
     }
 
     /**
-     * The servers of the application's factory. The factory does not tell a static master/replica
-     * set-up from a standalone one, so that comes from what Spring Boot built it from: a
-     * {@link RedisStaticMasterReplicaConfiguration} bean or its connection details.
+     * The servers of the application's factory, or {@code null} where the factory does not tell
+     * them. Cluster, Sentinel and socket configurations it has getters for. The rest it reports as
+     * a standalone configuration: its own, or, when built over another configuration (a static
+     * master/replica one), Spring Data's default {@code localhost:6379}, which the limiter must not
+     * take for the application's server. So a standalone server counts when it is not that
+     * default, or when Spring Boot built the factory (from a standalone server, as it had no
+     * master/replica nodes); master/replica nodes come from what Spring Boot built it from, or a
+     * {@link RedisStaticMasterReplicaConfiguration} bean of the application's.
+     * @param masterReplica the static master/replica nodes the application declared, if any
+     * @param builtByBoot whether Spring Boot built the factory, from its connection details
      */
-    static RedisConfiguration servers(LettuceConnectionFactory application,
-            @Nullable RedisStaticMasterReplicaConfiguration masterReplica) {
+    static @Nullable RedisConfiguration servers(RedisConnectionFactory factory,
+            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, boolean builtByBoot) {
+        LettuceConnectionFactory application = (LettuceConnectionFactory) factory;
         if (application.getClusterConfiguration() != null) {
             return application.getClusterConfiguration();
         }
@@ -104,7 +110,23 @@ final class LimiterLettuceConfiguration {
         if (application.getSocketConfiguration() != null) {
             return application.getSocketConfiguration();
         }
-        return (masterReplica != null) ? masterReplica : application.getStandaloneConfiguration();
+        RedisStandaloneConfiguration standalone = application.getStandaloneConfiguration();
+        // host and port come from the factory's configuration where it has them, else from the standalone one
+        if (!application.getHostName().equals(standalone.getHostName()) || application.getPort() != standalone.getPort()) {
+            return null;
+        }
+        if (!isSpringDataDefault(standalone)) {
+            return standalone;
+        }
+        if (masterReplica != null) {
+            return masterReplica;
+        }
+        return builtByBoot ? standalone : null;
+    }
+
+    private static boolean isSpringDataDefault(RedisStandaloneConfiguration standalone) {
+        RedisStandaloneConfiguration defaults = new RedisStandaloneConfiguration();
+        return standalone.getHostName().equals(defaults.getHostName()) && standalone.getPort() == defaults.getPort();
     }
 
     /**

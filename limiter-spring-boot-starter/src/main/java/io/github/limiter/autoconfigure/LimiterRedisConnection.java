@@ -12,7 +12,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
@@ -27,11 +29,15 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * with the application's client settings and the limiter's own timeouts: Lettuce (see
  * {@link LimiterLettuceConfiguration}) or Jedis (see {@link LimiterJedisConfiguration}), whichever
  * the application uses; each library is touched only when it is on the classpath, so either may be
- * missing. With another kind of factory, the application's is used as it is.
+ * missing. With another kind of factory, or a Lettuce factory that does not tell its servers, the
+ * application's is used as it is: never a server the application does not use.
  *
- * <p>The first connection is opened off the callers' threads: until it is open, the limiter's
- * commands fail at once (and limited calls follow their on-failure setting) rather than wait for a
- * slow or unreachable Redis. Once open, the client keeps reconnecting by itself.
+ * <p>The connection counts as open once Redis has answered a {@code PING} and the limiter's own
+ * start check (its version, its scripts loaded): until then the limiter's commands fail at once,
+ * and limited calls follow their on-failure setting, rather than wait for a slow or unreachable
+ * Redis. The first attempt runs during the start, waiting at most the connect timeout for the
+ * connection and the command timeout for each command; the next ones in the background. Once open,
+ * the client keeps reconnecting by itself.
  */
 final class LimiterRedisConnection implements DisposableBean {
 
@@ -51,9 +57,22 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private final LimiterProperties.Redis properties;
 
+    private final String servers;
+
+    private final @Nullable String user;
+
     private final List<Runnable> pubSubLostListeners = new CopyOnWriteArrayList<>();
 
-    private volatile boolean connected;
+    private final List<Runnable> openListeners = new CopyOnWriteArrayList<>();
+
+    private volatile boolean open;
+
+    // the thread running the start check, whose commands pass before the connection counts as open
+    private volatile @Nullable Thread opening;
+
+    private volatile String failure = "not tried yet";
+
+    private volatile boolean closed;
 
     private volatile @Nullable ScheduledExecutorService connector;
 
@@ -61,35 +80,52 @@ final class LimiterRedisConnection implements DisposableBean {
      * Opens the limiter's connection.
      * @param application the application's connection factory
      * @param masterReplica the static master/replica servers Spring Boot built the application's
-     * factory with, if any: a factory cannot tell them from a standalone server
+     * factory with, or the application declared, if any: a factory cannot tell them from a
+     * standalone server
+     * @param builtByBoot whether Spring Boot built the application's factory
      * @param properties the limiter's settings
      */
     LimiterRedisConnection(RedisConnectionFactory application,
-            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, LimiterProperties.Redis properties) {
+            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, boolean builtByBoot,
+            LimiterProperties.Redis properties) {
         this.properties = properties;
-        OwnConnection own = own(application, masterReplica, properties);
+        OwnConnection own = own(application, masterReplica, builtByBoot, properties);
         if (own != null) {
-            logger.info("Rate limiting uses a connection of its own to " + own.description() + ", with a timeout of "
-                    + properties.getTimeout().toMillis() + " ms per command and "
+            this.servers = own.describeServers();
+            this.user = own.user();
+            logger.info("Rate limiting uses a connection of its own to " + this.servers
+                    + ((this.user != null) ? " as user '" + this.user + "'" : "") + " (" + own.client()
+                    + "), with a timeout of " + properties.getTimeout().toMillis() + " ms per command and "
                     + properties.getConnectTimeout().toMillis() + " ms to connect");
             this.connectionFactory = own.commands();
             this.subscriptionFactory = own.subscriptions();
             this.closer = own.closer();
         }
         else {
-            logger.info("Rate limiting shares the application's " + application.getClass().getSimpleName()
-                    + "; limiter.redis.timeout applies with Lettuce and Jedis only");
+            String factory = application.getClass().getSimpleName();
+            this.servers = "the Redis of the application's " + factory;
+            this.user = null;
+            logger.info("Rate limiting shares the application's " + factory + ", with its timeouts: "
+                    + (isLettuce(application) ? "the factory does not tell which servers it reaches (built over "
+                            + "static master/replica nodes, it reports Spring Data's default server instead); declare "
+                            + "the nodes as a RedisStaticMasterReplicaConfiguration bean for a connection of the "
+                            + "limiter's own, with its timeouts and a subscription to unbans and resets from other "
+                            + "instances"
+                            : "limiter.redis.timeout applies with Lettuce and Jedis only"));
             this.connectionFactory = application;
             this.subscriptionFactory = application;
             this.closer = null;
-            this.connected = true;
         }
     }
 
     private @Nullable OwnConnection own(RedisConnectionFactory application,
-            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, LimiterProperties.Redis properties) {
-        if (LETTUCE_PRESENT && LimiterLettuceConfiguration.isLettuce(application)) {
-            return LimiterLettuceConfiguration.connect(application, masterReplica, properties, this::pubSubLost);
+            @Nullable RedisStaticMasterReplicaConfiguration masterReplica, boolean builtByBoot,
+            LimiterProperties.Redis properties) {
+        if (isLettuce(application)) {
+            RedisConfiguration servers = LimiterLettuceConfiguration.servers(application, masterReplica,
+                    builtByBoot);
+            return (servers != null)
+                    ? LimiterLettuceConfiguration.connect(application, servers, properties, this::pubSubLost) : null;
         }
         if (JEDIS_PRESENT && LimiterJedisConfiguration.isJedis(application)) {
             return LimiterJedisConfiguration.connect(application, properties);
@@ -97,7 +133,11 @@ final class LimiterRedisConnection implements DisposableBean {
         return null;
     }
 
-    /** A template whose commands fail at once until the first connection is open. */
+    private static boolean isLettuce(RedisConnectionFactory application) {
+        return LETTUCE_PRESENT && LimiterLettuceConfiguration.isLettuce(application);
+    }
+
+    /** A template whose commands fail at once until the connection is open. */
     StringRedisTemplate template() {
         return new ConnectedTemplate(this);
     }
@@ -111,6 +151,39 @@ final class LimiterRedisConnection implements DisposableBean {
         return this.subscriptionFactory;
     }
 
+    /**
+     * Where the limiter looks for Redis, for messages: such as {@code Redis at 10.0.0.5:6379},
+     * {@code Redis master 'mymaster' of sentinels s1:26379, s2:26379}, {@code Redis Cluster nodes
+     * ...}, {@code Redis master/replica nodes ...}, {@code Redis on unix socket ...}, or
+     * {@code the Redis of the application's ...} when it shares the application's factory.
+     */
+    String servers() {
+        return this.servers;
+    }
+
+    /** The Redis user the limiter signs in as, if the configuration names one. */
+    @Nullable String user() {
+        return this.user;
+    }
+
+    /** Why the connection is not open yet: the last attempt's failure. */
+    String failure() {
+        return this.failure;
+    }
+
+    /** Whether the connection is open: Redis answered, and the start check passed. */
+    boolean isOpen() {
+        return this.open;
+    }
+
+    /** Runs the listener once the connection is open: at once if it is. */
+    void whenOpen(Runnable listener) {
+        this.openListeners.add(listener);
+        if (this.open) {
+            listener.run();
+        }
+    }
+
     /** Runs the listener whenever a subscription's connection is lost, until it is restored. */
     void onPubSubConnectionLost(Runnable listener) {
         this.pubSubLostListeners.add(listener);
@@ -122,14 +195,15 @@ final class LimiterRedisConnection implements DisposableBean {
     }
 
     /**
-     * Opens the first connection: once here, waiting at most the connect timeout, then in the
-     * background, on the reconnect back-off, until it opens. Runs {@code onConnected} once it is
-     * open: here, so that its failure fails the start, or on the background thread.
+     * Opens the connection: once here, then in the background, on the reconnect back-off, until it
+     * opens. {@code check} runs as the last step of each attempt, its commands let through: a
+     * failure to reach Redis (a lost connection, a timeout) fails the attempt; any other failure
+     * propagates here, so that it fails the start, and is logged when found in the background,
+     * where the connection then counts as open.
      * @return whether the connection opened here
      */
-    boolean connect(Runnable onConnected) {
-        if (tryConnect()) {
-            onConnected.run();
+    boolean connect(Runnable check) {
+        if (tryOpen(check)) {
             return true;
         }
         ScheduledExecutorService connector = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -139,7 +213,7 @@ final class LimiterRedisConnection implements DisposableBean {
         });
         this.connector = connector;
         BackOffExecution execution = reconnectBackOff(this.properties).start();
-        connector.schedule(() -> connectLater(connector, execution, onConnected), execution.nextBackOff(),
+        connector.schedule(() -> connectLater(connector, execution, check), execution.nextBackOff(),
                 TimeUnit.MILLISECONDS);
         return false;
     }
@@ -151,38 +225,66 @@ final class LimiterRedisConnection implements DisposableBean {
         return backOff;
     }
 
-    private void connectLater(ScheduledExecutorService connector, BackOffExecution backOff, Runnable onConnected) {
-        if (!tryConnect()) {
-            connector.schedule(() -> connectLater(connector, backOff, onConnected), backOff.nextBackOff(),
-                    TimeUnit.MILLISECONDS);
-            return;
+    private void connectLater(ScheduledExecutorService connector, BackOffExecution backOff, Runnable check) {
+        try {
+            if (!tryOpen(check)) {
+                if (!this.closed) {
+                    connector.schedule(() -> connectLater(connector, backOff, check), backOff.nextBackOff(),
+                            TimeUnit.MILLISECONDS);
+                }
+                return;
+            }
+        }
+        catch (RuntimeException ex) {
+            if (this.closed) {
+                return;
+            }
+            if (ex instanceof RedisPermissionException || ex instanceof RedisEvictions.Refused) {
+                // a configuration error, which the message explains whole: health reports it too
+                logger.error("Rate limiting connected to " + this.servers + ", but cannot use it: " + ex.getMessage());
+            }
+            else {
+                logger.error("Rate limiting connected to " + this.servers + ", but cannot use it", ex);
+            }
+            opened();
         }
         connector.shutdown();
-        try {
-            onConnected.run();
-        }
-        catch (RedisPermissionException ex) {
-            // a configuration error, which the message explains whole: health reports it too
-            logger.error("Rate limiting connected to Redis, but cannot use it: " + ex.getMessage());
-        }
-        catch (RuntimeException ex) {
-            logger.error("Rate limiting connected to Redis, but cannot use it", ex);
-        }
     }
 
-    private boolean tryConnect() {
-        try (RedisConnection connection = this.connectionFactory.getConnection()) {
-            connection.ping();
-            this.connected = true;
-            return true;
-        }
-        catch (RuntimeException ex) {
+    private boolean tryOpen(Runnable check) {
+        if (this.closed) {
             return false;
         }
+        try (RedisConnection connection = this.connectionFactory.getConnection()) {
+            connection.ping();
+        }
+        catch (RuntimeException ex) {
+            this.failure = ConnectFailure.describe(ex);
+            return false;
+        }
+        this.opening = Thread.currentThread();
+        try {
+            check.run();
+        }
+        catch (RedisConnectionFailureException | QueryTimeoutException ex) {
+            this.failure = ConnectFailure.describe(ex);
+            return false;
+        }
+        finally {
+            this.opening = null;
+        }
+        opened();
+        return true;
+    }
+
+    private void opened() {
+        this.open = true;
+        this.openListeners.forEach(Runnable::run);
     }
 
     @Override
     public void destroy() {
+        this.closed = true;
         ScheduledExecutorService connector = this.connector;
         if (connector != null) {
             connector.shutdownNow();
@@ -194,7 +296,8 @@ final class LimiterRedisConnection implements DisposableBean {
 
     /**
      * Every template operation runs through this one method, so this is where a command fails fast
-     * until the first connection is open, instead of opening it on the caller's thread.
+     * until the connection is open, instead of opening it, or waiting for Redis, on the caller's
+     * thread.
      */
     private static final class ConnectedTemplate extends StringRedisTemplate {
 
@@ -207,8 +310,9 @@ final class LimiterRedisConnection implements DisposableBean {
 
         @Override
         public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
-            if (!this.connection.connected) {
-                throw new RedisConnectionFailureException("Rate limiting has not connected to Redis yet");
+            if (!this.connection.open && this.connection.opening != Thread.currentThread()) {
+                throw new RedisConnectionFailureException("Rate limiting has not connected to "
+                        + this.connection.servers + " yet (" + this.connection.failure + ")");
             }
             return super.execute(action, exposeConnection, pipeline);
         }

@@ -71,7 +71,7 @@ public final class RedisEvictions {
      * Reads the policy now, as the limiter connects: logs a policy that evicts once at WARN. A
      * reading that fails (a slow Redis, a server whose {@code INFO} lacks the policy) is logged and
      * does not fail the start: the next reading decides.
-     * @throws IllegalStateException if the policy evicts and {@code noeviction} is required
+     * @throws Refused if the policy evicts and {@code noeviction} is required
      */
     void check() {
         EvictionReading reading;
@@ -86,7 +86,7 @@ public final class RedisEvictions {
         }
         this.latest = reading;
         if (report(reading, true) && this.requireNoEviction) {
-            throw new IllegalStateException(message(reading));
+            throw new Refused(message(reading));
         }
     }
 
@@ -202,6 +202,20 @@ public final class RedisEvictions {
 
     private static String where(EvictionReading reading) {
         return reading.node().isEmpty() ? "" : " on " + reading.node();
+    }
+
+    /**
+     * The limiter refuses its Redis's {@code maxmemory-policy} ({@code limiter.redis.require-noeviction}):
+     * a configuration error, which the message explains whole.
+     */
+    static final class Refused extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        Refused(String message) {
+            super(message);
+        }
+
     }
 
 }

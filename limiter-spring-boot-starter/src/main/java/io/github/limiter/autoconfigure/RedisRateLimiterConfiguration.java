@@ -37,8 +37,10 @@ class RedisRateLimiterConfiguration {
     LimiterRedisConnection limiterRedisConnection(RedisConnectionFactory connectionFactory,
             LimiterProperties properties, ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica,
             BeanFactory beanFactory) {
+        boolean builtByBoot = BootRedisServers.builtTheFactory(connectionFactory, beanFactory);
         return new LimiterRedisConnection(connectionFactory,
-                BootRedisServers.masterReplica(masterReplica.getIfAvailable(), beanFactory), properties.getRedis());
+                BootRedisServers.masterReplica(masterReplica.getIfAvailable(), beanFactory, builtByBoot), builtByBoot,
+                properties.getRedis());
     }
 
     // Declared as RedisRateLimiter so that conditions on it (the health indicator) see it, backing
@@ -76,9 +78,11 @@ class RedisRateLimiterConfiguration {
                     evictions.ifAvailable(RedisEvictions::check);
                 }
             };
-            if (!connection.getObject().connect(check)) {
-                logger.warn("Rate limiting cannot reach Redis at start-up; limited calls follow "
-                        + "limiter.redis.on-failure until it connects, which it keeps trying in the background");
+            LimiterRedisConnection redis = connection.getObject();
+            if (!redis.connect(check)) {
+                logger.warn("Rate limiting cannot reach " + redis.servers() + " at start-up (" + redis.failure()
+                        + "); limited calls follow limiter.redis.on-failure until it connects, which it keeps "
+                        + "trying in the background");
             }
         };
     }

@@ -11,9 +11,12 @@ import io.github.limiter.test.EmbeddedRedis;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisSocketConfiguration;
@@ -33,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * server, or on none, would let calls through uncounted ({@code limiter.redis.on-failure} allows by
  * default), so each test counts exactly and finds the count on the server it expects.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RedisDeploymentsIntegrationTests {
 
     static final String USER = "alice";
@@ -71,6 +75,38 @@ class RedisDeploymentsIntegrationTests {
         assertDecidesOnTheMaster((master, replica) -> LimitedApplication.start(List.of(MasterReplicaServers.class),
                 "test.redis.host=" + master.host(), "test.redis.replica-port=" + replica.port(),
                 "test.redis.master-port=" + master.port()));
+    }
+
+    /**
+     * The application built its factory over static master/replica nodes it declared nowhere else:
+     * the factory does not tell them (it reads as Spring Data's default server, localhost:6379), so
+     * the limiter decides through the application's factory, on the master, and connects to no
+     * other server. Spring Data has no Pub/Sub over such a factory, so this instance does not hear
+     * unbans from others, and says so.
+     */
+    @Test
+    void decidesOnTheMasterOfAStaticMasterReplicaFactoryTheApplicationBuilt(CapturedOutput output) {
+        try (EmbeddedRedis master = EmbeddedRedis.start();
+                EmbeddedRedis replica = EmbeddedRedis.startReplicaOf(master)) {
+            replica.awaitMasterLinkUp();
+            try (LimitedApplication application = LimitedApplication.start(List.of(MasterReplicaFactory.class),
+                    "test.redis.host=" + master.host(), "test.redis.replica-port=" + replica.port(),
+                    "test.redis.master-port=" + master.port())) {
+                await("the limiter's health to be UP").atMost(WITHIN)
+                    .until(() -> Status.UP.equals(application.limiterHealth()));
+                for (int call = 0; call < MAX; call++) {
+                    application.call(USER);
+                }
+                assertThatExceptionOfType(RateLimitExceededException.class)
+                    .describedAs("call %d of %d allowed", MAX + 1, MAX)
+                    .isThrownBy(() -> application.call(USER))
+                    .matches(refusal -> !refusal.isFailure(), "refused by the count, not because Redis could not decide");
+                assertThat(holdsTheCount(master, application)).as("the limiter's count on the master").isTrue();
+                assertTheApplicationsOwnTemplateWritesTo(master, application);
+                assertThat(output.getOut()).contains("Rate limiting shares the application's LettuceConnectionFactory")
+                    .doesNotContain("localhost:6379");
+            }
+        }
     }
 
     /** Spring Boot's way to TLS: a PEM bundle that trusts {@code trusted}'s CA, named by the Redis properties. */
@@ -165,6 +201,24 @@ class RedisDeploymentsIntegrationTests {
                 .build();
             return new LettuceConnectionFactory(new RedisSocketConfiguration(socket),
                     LettuceClientConfiguration.builder().clientOptions(options).build());
+        }
+
+    }
+
+    /**
+     * The application's own factory over static master/replica nodes, the replica first, as in
+     * {@link #nodes}; the nodes are no bean of their own.
+     */
+    @Configuration(proxyBeanMethods = false)
+    static class MasterReplicaFactory {
+
+        @Bean
+        LettuceConnectionFactory redisConnectionFactory(@Value("${test.redis.host}") String host,
+                @Value("${test.redis.replica-port}") int replicaPort,
+                @Value("${test.redis.master-port}") int masterPort) {
+            RedisStaticMasterReplicaConfiguration nodes = new RedisStaticMasterReplicaConfiguration(host, replicaPort);
+            nodes.addNode(host, masterPort);
+            return new LettuceConnectionFactory(nodes, LettuceClientConfiguration.defaultConfiguration());
         }
 
     }

@@ -1,9 +1,14 @@
 package io.github.limiter.instances;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
+import io.github.limiter.Decision;
 import io.github.limiter.test.EmbeddedRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -18,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.dao.DataAccessException;
 
 import static io.github.limiter.instances.Instance.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +49,50 @@ class SlowRedisIntegrationTests {
             assertThat(instance.limiter().tryAcquire("first", "k", 5, Duration.ofMinutes(1)).remaining())
                 .as("the first decision is exact").isEqualTo(4);
             await(Duration.ofSeconds(5), "subscribed", instance::subscribed);
+        }
+    }
+
+    /**
+     * Redis frozen past the connect timeout as the limiter connects, so the start goes on without
+     * it, then answering {@code PING} but holding the limiter's check and scripts (behind a proxy
+     * that holds them, the same on every Redis version): the connection opens in the background,
+     * but the limiter cannot decide yet. Until it can, every call follows its on-failure setting at
+     * once and reaches no Redis; the first decision after is exact.
+     */
+    @Test
+    void callsWhileTheFirstConnectionOpensFollowOnFailureAtOnce() {
+        try (EmbeddedRedis redis = EmbeddedRedis.start();
+                HoldingProxy proxy = HoldingProxy.start(redis.port(), Duration.ofSeconds(2));
+                // frozen for 1.5 s, past connecting's 0.5 s; then the check held for 2 s, past a command's 1 s
+                Instance instance = Instance.start(proxy.port(), this.prefix, "test.freeze-redis=1.5",
+                        "limiter.redis.connect-timeout=500ms", "limiter.redis.timeout=1s")) {
+            Opening opening = Opening.decideUntilExact(instance, Duration.ofSeconds(10));
+            assertThat(opening.failed()).as("calls made while the connection opened").isNotEmpty();
+            assertThat(opening.slowestFailure()).as("the slowest of %d calls that could not be decided",
+                    opening.failed().size())
+                .isLessThan(Duration.ofMillis(250));
+            assertThat(opening.first().remaining()).as("the first decision counts one call, its own").isEqualTo(4);
+        }
+    }
+
+    /**
+     * Redis answers {@code PING} at start-up but holds the limiter's check past the command
+     * timeout: the start goes on, and calls follow their on-failure setting at once until the
+     * check passes.
+     */
+    @Test
+    void aRedisThatHoldsTheCheckAtStartUpFailsNeitherTheStartNorTheCalls(CapturedOutput output) {
+        try (EmbeddedRedis redis = EmbeddedRedis.start();
+                HoldingProxy proxy = HoldingProxy.start(redis.port(), Duration.ofSeconds(2));
+                Instance instance = Instance.start(proxy.port(), this.prefix, "limiter.redis.timeout=1s")) {
+            // Lettuce: "INFO. Command timed out after 1 second(s)"; Jedis: "Read timed out"
+            assertThat(output.getOut()).containsPattern("WARN .* Rate limiting cannot reach Redis at 127.0.0.1:"
+                    + proxy.port() + " at start-up \\(.*timed out.*\\); limited calls follow");
+            Opening opening = Opening.decideUntilExact(instance, Duration.ofSeconds(10));
+            assertThat(opening.slowestFailure()).as("the slowest of %d calls that could not be decided",
+                    opening.failed().size())
+                .isLessThan(Duration.ofMillis(250));
+            assertThat(opening.first().remaining()).as("the first decision counts one call, its own").isEqualTo(4);
         }
     }
 
@@ -80,6 +130,35 @@ class SlowRedisIntegrationTests {
             assertThat(output.getOut().lines().filter(line -> line.contains("Rate limiting's health is DEGRADED")))
                 .as("logged once for 5 failed probes").hasSize(1);
         }
+    }
+
+    /**
+     * Calls of one key, one at a time, until one is decided: how long each that could not be
+     * decided took, and the first decision.
+     */
+    record Opening(List<Duration> failed, Decision first) {
+
+        static Opening decideUntilExact(Instance instance, Duration within) {
+            List<Duration> failed = new ArrayList<>();
+            long deadline = System.nanoTime() + within.toNanos();
+            while (System.nanoTime() - deadline < 0) {
+                long start = System.nanoTime();
+                try {
+                    Decision decision = instance.limiter().tryAcquire("opening", "key", 5, Duration.ofMinutes(1));
+                    return new Opening(failed, decision);
+                }
+                catch (DataAccessException ex) {
+                    failed.add(Duration.ofNanos(System.nanoTime() - start));
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                }
+            }
+            throw new AssertionError("Not decided within " + within.toMillis() + " ms");
+        }
+
+        Duration slowestFailure() {
+            return this.failed.stream().max(Duration::compareTo).orElse(Duration.ZERO);
+        }
+
     }
 
     /** Redis does nothing else for a while ({@code DEBUG SLEEP}), as on a busy host; closing waits it out. */
