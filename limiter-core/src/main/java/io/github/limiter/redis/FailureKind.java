@@ -128,7 +128,8 @@ public enum FailureKind {
 
     /**
      * Returns the message of Redis's own error answer in a failure, or of the failure itself if
-     * Redis answered none: the line to show an operator.
+     * Redis answered none: the line to show an operator. The limiter's own message (such as "Rate
+     * limiting has not connected to Redis at ... yet (...)") is kept whole.
      * @param failure what the client or the limiter threw
      * @return the most telling message
      */
@@ -137,6 +138,10 @@ public enum FailureKind {
             String message = cause.getMessage();
             if (message == null) {
                 continue;
+            }
+            if (message.startsWith("Rate limiting ")) {
+                // the limiter's own words, which name where it looked and why it failed
+                return message;
             }
             Matcher code = CODE.matcher(message);
             if (code.find()) {

@@ -136,7 +136,8 @@ final class LettuceSentinelFollower implements RedisConnectionStateListener, Aut
                     return;
                 }
                 long next = Math.min(Math.max(2 * delayMillis, 50), 1000);
-                if (this.unheard.add(sentinel)) {
+                // while no connection of the limiter's is open, its own lines say it cannot reach Redis
+                if (!this.connections.isEmpty() && this.unheard.add(sentinel)) {
                     logger.warn("Rate limiting cannot hear the failovers Redis Sentinel " + address(sentinel)
                             + " announces (" + failure.getMessage() + "); it tries again every second");
                 }

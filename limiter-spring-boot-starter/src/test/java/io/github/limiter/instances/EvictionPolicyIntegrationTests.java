@@ -155,7 +155,7 @@ class EvictionPolicyIntegrationTests {
             port = socket.getLocalPort();
         }
         try (Instance instance = Instance.start(port, this.prefix, REQUIRE_NOEVICTION)) {
-            assertThat(output.getOut()).contains("cannot reach Redis at start-up");
+            assertThat(output.getOut()).contains("cannot reach Redis at 127.0.0.1:" + port + " at start-up");
             try (EmbeddedRedis redis = EmbeddedRedis.start(port, "maxmemory 64mb", "maxmemory-policy allkeys-lru")) {
                 await(Duration.ofSeconds(10), "the limiter connects and reads the policy",
                         () -> output.getOut().contains("maxmemory-policy is allkeys-lru"));
