@@ -37,7 +37,7 @@ import org.springframework.dao.DataAccessException;
  * serve through.</li>
  * </ul>
  * A permission error found when the limiter connected is checked again by a probe at most every
- * ten seconds, so that a grant made while the application runs brings it back. With
+ * five seconds, so that a grant made while the application runs brings it back. With
  * {@code limiter.redis.require-noeviction}, an evicting {@code maxmemory-policy} found after the
  * start (which it could not fail) is {@code DOWN} too. The details give Redis's
  * {@code maxmemory-policy}, read at most once per 10 s, not per probe.
@@ -51,7 +51,7 @@ final class LimiterHealthCheck {
 
     private static final Log logger = LogFactory.getLog(LimiterHealthCheck.class);
 
-    private static final long RECHECK_EVERY = TimeUnit.SECONDS.toNanos(10);
+    private static final long RECHECK_EVERY = TimeUnit.SECONDS.toNanos(5);
 
     private final RedisRateLimiter rateLimiter;
 
@@ -140,7 +140,7 @@ final class LimiterHealthCheck {
         return error;
     }
 
-    /** A permission the Redis user lacks, after checking again if the last check is ten seconds old. */
+    /** A permission the Redis user lacks, after checking again if the last check is five seconds old. */
     private @Nullable String misconfiguration(@Nullable LocalRefusalsSubscription subscription) {
         RedisPermissionException found = this.rateLimiter.misconfiguration();
         if (found != null && System.nanoTime() - this.lastRecheck >= RECHECK_EVERY) {
