@@ -94,23 +94,26 @@ final class CoalescingScriptRunner implements ScriptRunner {
     public CompletableFuture<List<Long>> run(DecisionCall call) {
         Pending pending = new Pending(call, new CompletableFuture<>(), System.nanoTime() + this.timeoutNanos);
         Group group = group(call);
-        Watch watch;
+        boolean waits;
+        Watch watch = null;
         synchronized (group) {
-            if (!group.inFlight) {
-                group.inFlight = true;
-                watch = null;
-            }
-            else {
+            waits = group.inFlight;
+            if (waits) {
                 group.waiting.add(pending);
                 watch = group.watch;
             }
+            else {
+                group.inFlight = true;
+            }
         }
-        if (watch != null) {
-            // a run whose callers all timed out is still in flight, its watch idle: wake it for this one
+        if (!waits) {
+            send(group, List.of(pending));
+        }
+        else if (watch != null) {
+            // a run whose callers all timed out may still be in flight, its watch resting: wake it for
+            // this call (a watch still to come, or one just stopped, is followed by one that sees it)
             watch.armFor(pending.deadline);
-            return pending.result;
         }
-        send(group, List.of(pending));
         return pending.result;
     }
 
@@ -213,8 +216,8 @@ final class CoalescingScriptRunner implements ScriptRunner {
         private @Nullable Timeout next;
 
         // whether a look is scheduled: a call that comes to wait need not schedule one then, since
-        // the calls before it have earlier deadlines
-        private boolean armed;
+        // the calls before it have earlier deadlines (read without the lock by each such call)
+        private volatile boolean armed;
 
         Watch(Group group, List<Pending> run) {
             this.group = group;
@@ -230,9 +233,13 @@ final class CoalescingScriptRunner implements ScriptRunner {
         }
 
         /** Schedules a look at the deadline of a call that came to wait, unless one is scheduled. */
-        synchronized void armFor(long deadline) {
+        void armFor(long deadline) {
             if (!this.armed) {
-                at(deadline);
+                synchronized (this) {
+                    if (!this.armed) {
+                        at(deadline);
+                    }
+                }
             }
         }
 
