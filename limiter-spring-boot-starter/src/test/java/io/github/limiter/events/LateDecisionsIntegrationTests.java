@@ -84,6 +84,9 @@ class LateDecisionsIntegrationTests {
                 DelayingProxy proxy = DelayingProxy.start(redis.host(), redis.port());
                 Node node = Node.start(proxy.host(), proxy.port(), this.prefix, properties(client))) {
             assertThat(Node.await(Duration.ofSeconds(5), node::decides)).as("decides").isTrue();
+            // a few open connections (Jedis's pool), so that the call need not open one, which the
+            // delay below would fail; the policy overrides' poll may hold one meanwhile
+            Concurrency.run(4, node::decides);
             // the script reaches Redis at once, but its reply would take 2 s: the call times out
             proxy.delay(Duration.ZERO, Duration.ofSeconds(2));
             assertThat(node.call("dropped")).as("timed out").isNull();
