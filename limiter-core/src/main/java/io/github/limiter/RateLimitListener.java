@@ -37,6 +37,22 @@ public interface RateLimitListener {
     }
 
     /**
+     * Called when Redis decided a call after its caller had stopped waiting: the call timed out
+     * (it followed its on-failure setting, and {@link #onError} was called for it), but its script
+     * ran all the same, late, and what it counted and the alerts and bans it started stand. Only the
+     * alerts and bans are news here ({@link Decision#alertRaised()}, {@link Decision#banStarted()}):
+     * each is reported once, either by {@link #onDecision} or by this method. Called on the thread
+     * that read the reply (Lettuce's I/O thread, or one of the limiter's own with Jedis), never
+     * with a per-call listener (the call is over).
+     * @param requests the limits the script decided; under several limits in different Redis
+     * Cluster slots, those of one slot
+     * @param decisions each limit's decision, in the order of {@code requests}
+     * @since 0.1.0
+     */
+    default void onLateDecision(List<LimitRequest> requests, List<Decision> decisions) {
+    }
+
+    /**
      * Called when a limit was left out of a call: its key evaluated to {@code null} or a blank
      * string and the application skips such limits ({@code limiter.blank-key=skip}). The call was
      * not counted under this limit; its other limits still applied.

@@ -1,6 +1,7 @@
 package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,13 +19,31 @@ import org.springframework.data.redis.core.script.RedisScript;
  * client library, the template's connection handling and error translation. It does what the
  * template's script executor does, minus what costs on every call there: a proxy around the
  * connection, and a {@code String} then a {@code byte[]} per argument.
+ *
+ * <p>With a read timeout to raise (Jedis, when the decisions run on {@link OffloadedScriptRunner}'s
+ * threads and the caller waits no longer than the limiter's timeout), the script's command reads
+ * with that one, and the connection goes back to the pool with its own: a reply that comes after the
+ * caller stopped waiting is still read, rather than lost with a connection closed on a timeout.
  */
 final class BlockingScriptRunner implements ScriptRunner {
 
     private final StringRedisTemplate redis;
 
+    private final @Nullable Duration readTimeout;
+
     BlockingScriptRunner(StringRedisTemplate redis) {
+        this(redis, null);
+    }
+
+    /**
+     * Creates a runner whose commands read with a timeout of their own.
+     * @param redis the template
+     * @param readTimeout the script's read timeout on a Jedis connection, or {@code null} for the
+     * connection's own
+     */
+    BlockingScriptRunner(StringRedisTemplate redis, @Nullable Duration readTimeout) {
         this.redis = redis;
+        this.readTimeout = readTimeout;
     }
 
     @Override
@@ -42,12 +61,18 @@ final class BlockingScriptRunner implements ScriptRunner {
         byte[][] keysAndArgs = call.keysAndArgs();
         // exposeConnection: the callback is ours and keeps no reference, so no proxy is needed
         RedisScript<List<Long>> script = call.script();
-        List<?> reply = this.redis.execute(
-                (RedisCallback<List<?>>) connection -> evalSha(connection, script, keysAndArgs, call.numKeys()), true);
+        Duration readTimeout = this.readTimeout;
+        List<?> reply = this.redis.execute((RedisCallback<List<?>>) connection -> {
+            if (readTimeout != null) {
+                return JedisDecisions.evalSha(connection, script, keysAndArgs, call.numKeys(), readTimeout, call);
+            }
+            call.sending();
+            return evalSha(connection, script, keysAndArgs, call.numKeys());
+        }, true);
         return ScriptRunner.numbers(reply, call);
     }
 
-    private static @Nullable List<?> evalSha(RedisConnection connection, RedisScript<List<Long>> script,
+    static @Nullable List<?> evalSha(RedisConnection connection, RedisScript<List<Long>> script,
             byte[][] keysAndArgs, int numKeys) {
         try {
             return connection.scriptingCommands().evalSha(script.getSha1(), ReturnType.MULTI, numKeys, keysAndArgs);

@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.cluster.SlotHash;
-import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
 import org.jspecify.annotations.Nullable;
@@ -37,13 +36,18 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@link LettuceScriptRunner}; a call that fails inside the script alone (a key of another type)
  * fails alone.
  *
- * <p>Time: no call waits longer than the connection's command timeout from the moment it was made,
- * whether it waited for a run in flight or not. Each run in flight is watched: a call of it, or one
- * waiting behind it, that reaches its deadline first fails with a {@link QueryTimeoutException}
- * (like a command that timed out, a call already sent may still be counted by Redis later), and
- * one still waiting is not sent. The watch is one timer task per run, cancelled when it returns,
- * on a hashed wheel timer (as Lettuce's own command timeouts): neither scheduling nor cancelling
- * takes a lock, so an event-loop thread that sends or completes a run never blocks.
+ * <p>Time: no call waits longer than the limiter's timeout from the moment it was made, whether it
+ * waited for a run in flight or not. Each run in flight is watched: a call of it, or one waiting
+ * behind it, that reaches its deadline first fails with a {@link QueryTimeoutException}, and one
+ * still waiting is not sent. A call already sent may still be decided by Redis: its run stays in
+ * flight until its reply (or until Lettuce gives up on it, after the late window of the limiter's
+ * connection, see {@link LettuceTimeouts}), and that reply is handed to the call as late
+ * ({@link DecisionCall#repliedLate}), so that its alerts and bans are reported all the same. The
+ * calls that arrive meanwhile wait behind it, as behind any run, and fail at their deadlines
+ * unsent: a stalled Redis gets one run per group, not one per timeout. The watch is one timer task
+ * per run, cancelled when it returns, on a hashed wheel timer ({@link Deadlines}): neither
+ * scheduling nor cancelling takes a lock, so an event-loop thread that sends or completes a run
+ * never blocks.
  */
 final class CoalescingScriptRunner implements ScriptRunner {
 
@@ -83,21 +87,33 @@ final class CoalescingScriptRunner implements ScriptRunner {
         this.timeout = timeout;
         this.timeoutNanos = timeout.toNanos();
         // started here, on the thread that builds the limiter: starting waits for the timer's thread
-        Deadlines.WHEEL.start();
+        Deadlines.start();
     }
 
     @Override
     public CompletableFuture<List<Long>> run(DecisionCall call) {
         Pending pending = new Pending(call, new CompletableFuture<>(), System.nanoTime() + this.timeoutNanos);
         Group group = group(call);
+        boolean waits;
+        Watch watch = null;
         synchronized (group) {
-            if (group.inFlight) {
+            waits = group.inFlight;
+            if (waits) {
                 group.waiting.add(pending);
-                return pending.result;
+                watch = group.watch;
             }
-            group.inFlight = true;
+            else {
+                group.inFlight = true;
+            }
         }
-        send(group, List.of(pending));
+        if (!waits) {
+            send(group, List.of(pending));
+        }
+        else if (watch != null) {
+            // a run whose callers all timed out may still be in flight, its watch resting: wake it for
+            // this call (a watch still to come, or one just stopped, is followed by one that sees it)
+            watch.armFor(pending.deadline);
+        }
         return pending.result;
     }
 
@@ -122,6 +138,9 @@ final class CoalescingScriptRunner implements ScriptRunner {
     private void send(Group group, List<Pending> run) {
         this.runs.increment();
         Watch watch = new Watch(group, run);
+        synchronized (group) {
+            group.watch = watch;
+        }
         try {
             // a run of one is the call's own script (the fast path or the general one), as uncoalesced
             RedisScript<List<Long>> script = (run.size() == 1) ? run.get(0).call.script() : DecisionScript.BATCH;
@@ -137,7 +156,11 @@ final class CoalescingScriptRunner implements ScriptRunner {
                 finally {
                     if (failure != null) {
                         Throwable cause = DecisionEngine.unwrap(failure);
-                        run.forEach(pending -> pending.result.completeExceptionally(cause));
+                        run.forEach(pending -> {
+                            if (!pending.result.completeExceptionally(cause)) {
+                                pending.call.unansweredLate(cause);
+                            }
+                        });
                     }
                     else {
                         distribute(run, reply);
@@ -172,25 +195,15 @@ final class CoalescingScriptRunner implements ScriptRunner {
     }
 
     private QueryTimeoutException timedOut() {
-        return new QueryTimeoutException(
-                "Redis did not decide within the command timeout (" + this.timeout.toMillis() + " ms)");
-    }
-
-    /** One timer, with one daemon thread, for every limiter's deadlines; 10 ms ticks. */
-    private static final class Deadlines {
-
-        static final HashedWheelTimer WHEEL = new HashedWheelTimer(task -> {
-            Thread thread = new Thread(task, "limiter-decision-deadlines");
-            thread.setDaemon(true);
-            return thread;
-        }, 10, TimeUnit.MILLISECONDS);
-
+        return ScriptRunner.timedOut(this.timeout);
     }
 
     /**
      * Watches a run in flight: at the earliest deadline of its calls and of those waiting behind it
      * (the oldest first, since they wait in order), fails the calls past theirs, then looks again
-     * at the next deadline, until the run returns.
+     * at the next deadline, until the run returns. Once every call it watched has failed, it rests
+     * until a call comes to wait behind the run ({@link #armFor}): the run may stay in flight for
+     * its late reply long after.
      */
     private final class Watch implements TimerTask {
 
@@ -202,6 +215,10 @@ final class CoalescingScriptRunner implements ScriptRunner {
 
         private @Nullable Timeout next;
 
+        // whether a look is scheduled: a call that comes to wait need not schedule one then, since
+        // the calls before it have earlier deadlines (read without the lock by each such call)
+        private volatile boolean armed;
+
         Watch(Group group, List<Pending> run) {
             this.group = group;
             this.run = run;
@@ -209,8 +226,20 @@ final class CoalescingScriptRunner implements ScriptRunner {
 
         synchronized void at(long deadline) {
             if (!this.stopped) {
+                this.armed = true;
                 this.next = Deadlines.WHEEL.newTimeout(this, Math.max(deadline - System.nanoTime(), 0),
                         TimeUnit.NANOSECONDS);
+            }
+        }
+
+        /** Schedules a look at the deadline of a call that came to wait, unless one is scheduled. */
+        void armFor(long deadline) {
+            if (!this.armed) {
+                synchronized (this) {
+                    if (!this.armed) {
+                        at(deadline);
+                    }
+                }
             }
         }
 
@@ -227,6 +256,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
                 if (this.stopped) {
                     return;
                 }
+                this.armed = false;
             }
             long now = System.nanoTime();
             long next = Long.MAX_VALUE;
@@ -290,7 +320,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
         return args;
     }
 
-    /** Hands each call its part of the run's reply, or its own failure. */
+    /** Hands each call its part of the run's reply, or its own failure; a late call, its reply as late. */
     private static void distribute(List<Pending> run, @Nullable List<?> reply) {
         int expected = 0;
         for (Pending pending : run) {
@@ -314,11 +344,17 @@ final class CoalescingScriptRunner implements ScriptRunner {
                         LettuceScriptRunner.translate(new RedisCommandExecutionException(message)));
                 continue;
             }
+            List<Long> numbers;
             try {
-                pending.result.complete(ScriptRunner.numbers(part, pending.call));
+                numbers = ScriptRunner.numbers(part, pending.call);
             }
             catch (IllegalStateException ex) {
                 pending.result.completeExceptionally(ex);
+                continue;
+            }
+            if (!pending.result.complete(numbers)) {
+                // its caller stopped waiting: the decision stands, and is reported as late
+                pending.call.repliedLate(numbers);
             }
         }
     }
@@ -329,6 +365,9 @@ final class CoalescingScriptRunner implements ScriptRunner {
         private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
 
         private boolean inFlight;
+
+        // the watch of the run in flight
+        private @Nullable Watch watch;
 
     }
 

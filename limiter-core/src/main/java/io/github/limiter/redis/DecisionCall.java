@@ -13,6 +13,12 @@ import org.springframework.data.redis.core.script.RedisScript;
  * The keys and arguments of one run of the decision script, encoded straight to the bytes Redis
  * receives, in the layout {@link DecisionScript} declares: no {@code String} then {@code byte[]}
  * per argument, as the template's script executor would make. A {@link ScriptRunner} sends it.
+ *
+ * <p>A call that counts also says what to do with a reply that arrives after its caller stopped
+ * waiting (see {@link #onLateReply}): the script ran, so its alerts and bans happened, and must be
+ * reported all the same. A runner hands such a reply over with {@link #repliedLate}, and a failure
+ * that ends such a call (no reply within the late window, a lost connection) with
+ * {@link #unansweredLate}; a call whose caller got its answer never reaches either.
  */
 final class DecisionCall {
 
@@ -45,6 +51,11 @@ final class DecisionCall {
     private boolean forcedGeneral;
 
     private int added;
+
+    private @Nullable LateReply late;
+
+    // set by the thread that sends it, read by the same
+    private boolean sent;
 
     /**
      * Starts a call.
@@ -86,6 +97,36 @@ final class DecisionCall {
         return this;
     }
 
+    /** Says what to do with a reply, or a failure, that comes after the caller stopped waiting. */
+    DecisionCall onLateReply(LateReply late) {
+        this.late = late;
+        return this;
+    }
+
+    /** Marks the call as on its way to Redis: from now on, the script may run whatever happens here. */
+    void sending() {
+        this.sent = true;
+    }
+
+    /** Whether the call went on its way to Redis, by a runner that marks it ({@link #sending()}). */
+    boolean sent() {
+        return this.sent;
+    }
+
+    /** Hands over a reply that came after the caller stopped waiting: the script ran. */
+    void repliedLate(List<Long> reply) {
+        if (this.late != null) {
+            this.late.replied(reply);
+        }
+    }
+
+    /** Hands over the failure that ended a call after its caller stopped waiting: no reply will come. */
+    void unansweredLate(Throwable failure) {
+        if (this.late != null) {
+            this.late.unanswered(failure);
+        }
+    }
+
     /** The keys, then the arguments, as Redis's EVALSHA takes them. */
     byte[][] keysAndArgs() {
         if (this.added != this.limits) {
@@ -115,6 +156,17 @@ final class DecisionCall {
     /** How many integers the reply must hold. */
     int replySize() {
         return this.replySize;
+    }
+
+    /** What becomes of a call's reply, or failure, after its caller stopped waiting for it. */
+    interface LateReply {
+
+        /** The script ran after all: its reply, checked. */
+        void replied(List<Long> reply);
+
+        /** No reply will come; whether the script ran is unknown. */
+        void unanswered(Throwable failure);
+
     }
 
     private static byte[] bytes(String text) {

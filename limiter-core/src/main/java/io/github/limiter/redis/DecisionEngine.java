@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -38,6 +39,9 @@ final class DecisionEngine {
 
     // What the decisions that asked Redis last have met: logged once per change, read by health.
     private final DecisionFailures failures;
+
+    // Decisions whose caller stopped waiting and whose reply never came: logged once per streak.
+    private final AtomicBoolean unanswered = new AtomicBoolean();
 
     /**
      * @param permissionMessage what Redis's refusal of a permission means, and what to grant
@@ -140,12 +144,73 @@ final class DecisionEngine {
             LimitRequest request = requests.get(i);
             call.add(stateKeys[i], request.limit(), request.cost());
         }
+        if (mode == DecisionScript.ACQUIRE) {
+            // only a call that counts can start an alert or a ban after its caller stopped waiting
+            call.onLateReply(new DecisionCall.LateReply() {
+
+                @Override
+                public void replied(List<Long> reply) {
+                    decidedLate(requests, stateKeys, reply);
+                }
+
+                @Override
+                public void unanswered(Throwable failure) {
+                    unansweredLate(failure);
+                }
+
+            });
+        }
         return runner.run(call).thenApply(reply -> Replies.decisions(requests, reply));
+    }
+
+    /**
+     * A decision Redis made after its caller had stopped waiting: it stands, so its refusals are
+     * remembered as any other's, and the listeners hear it, for its alerts and bans. The call itself
+     * was reported as failed, and stays so.
+     */
+    private void decidedLate(List<LimitRequest> requests, String[] stateKeys, List<Long> reply) {
+        repliedAgain();
+        List<Decision> decisions;
+        try {
+            decisions = Replies.decisions(requests, reply);
+        }
+        catch (RuntimeException ex) {
+            logger.error("Rate limiting could not read a late decision's reply " + reply, ex);
+            return;
+        }
+        if (this.localRefusals != null) {
+            for (int i = 0; i < requests.size(); i++) {
+                this.localRefusals.remember(stateKeys[i], requests.get(i), decisions.get(i));
+            }
+        }
+        if (logger.isDebugEnabled()) {
+            logger.debug("Decided after the call had stopped waiting: " + decisions);
+        }
+        for (RateLimitListener listener : this.listeners) {
+            tell(listener, each -> each.onLateDecision(requests, decisions));
+        }
+    }
+
+    private void repliedAgain() {
+        // read first: a write on every decision would bounce the flag between cores
+        if (this.unanswered.get()) {
+            this.unanswered.set(false);
+        }
+    }
+
+    /** A decision whose caller had stopped waiting, and whose reply will never come. */
+    private void unansweredLate(Throwable failure) {
+        if (this.unanswered.compareAndSet(false, true)) {
+            logger.warn("Rate limiting got no reply to a decision whose call had timed out (" + failure.getMessage()
+                    + "); had Redis made it, its alert or ban would have no event on this instance. Until a "
+                    + "reply comes again, further such decisions are not logged");
+        }
     }
 
     private Decision decided(List<LimitRequest> requests, String[] stateKeys, List<Decision> decisions,
             Duration latency, @Nullable RateLimitListener alsoTell) {
         this.failures.succeeded();
+        repliedAgain();
         if (this.localRefusals != null) {
             for (int i = 0; i < requests.size(); i++) {
                 this.localRefusals.remember(stateKeys[i], requests.get(i), decisions.get(i));

@@ -9,9 +9,12 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.netty.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -27,8 +30,13 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * Runs the script with Lettuce's asynchronous commands on the template's shared native connection:
  * the caller's thread only writes the command, and the future completes on Lettuce's I/O thread
- * when the reply arrives, or fails when the connection's command timeout expires, or at once while
- * the connection is down and rejects commands.
+ * when the reply arrives, or fails at once while the connection is down and rejects commands.
+ *
+ * <p>The caller waits at most the limiter's timeout: a deadline on the {@link Deadlines} timer fails
+ * its future then. The command itself stays in flight (Lettuce keeps it for the late window of
+ * {@link LettuceTimeouts}), and a reply that comes after the deadline is handed to the call as late
+ * ({@link DecisionCall#repliedLate}): the script ran, and its alerts and bans are reported. The
+ * commands are sent as {@link DecisionCommand}s, so that those options tell them from every other.
  *
  * <p>The native commands are looked up once, through the template (so a template that fails fast
  * before the first connection does so here too), and kept: the shared connection reconnects by
@@ -40,16 +48,27 @@ final class LettuceScriptRunner implements ScriptRunner {
 
     private final StringRedisTemplate redis;
 
+    private final Duration timeout;
+
     private volatile @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
 
-    LettuceScriptRunner(StringRedisTemplate redis) {
+    /**
+     * Creates a runner.
+     * @param redis the template whose shared native connection the commands go over
+     * @param timeout the longest a caller of {@link #run} waits: the limiter's timeout
+     */
+    LettuceScriptRunner(StringRedisTemplate redis, Duration timeout) {
         this.redis = redis;
+        this.timeout = timeout;
+        // started here, on the thread that builds the limiter: starting waits for the timer's thread
+        Deadlines.start();
     }
 
     /**
-     * The time after which Lettuce fails a command of the factory's connections: the client
-     * options' fixed command timeout when they have one (the starter's connection does), else the
-     * configuration's command timeout.
+     * The time a caller waits for a decision over the factory's connections: the client options'
+     * command timeout when they have one (with {@link LettuceTimeouts}, as the starter's connection
+     * has, that of every command but the decision script's own), else the configuration's command
+     * timeout.
      */
     static Duration commandTimeout(LettuceConnectionFactory factory) {
         LettuceClientConfiguration configuration = factory.getClientConfiguration();
@@ -81,26 +100,50 @@ final class LettuceScriptRunner implements ScriptRunner {
         byte[][] keysAndArgs = call.keysAndArgs();
         byte[][] keys = Arrays.copyOf(keysAndArgs, call.numKeys());
         byte[][] args = Arrays.copyOfRange(keysAndArgs, call.numKeys(), keysAndArgs.length);
-        return send(call.script(), keys, args).thenApply(reply -> ScriptRunner.numbers(reply, call));
+        CompletableFuture<List<Long>> result = new CompletableFuture<>();
+        Timeout deadline = Deadlines.fail(result, this.timeout.toNanos(), () -> ScriptRunner.timedOut(this.timeout));
+        send(call.script(), keys, args).whenComplete((reply, failure) -> {
+            deadline.cancel();
+            if (failure != null) {
+                if (!result.completeExceptionally(failure)) {
+                    call.unansweredLate(failure);
+                }
+                return;
+            }
+            List<Long> numbers;
+            try {
+                numbers = ScriptRunner.numbers(reply, call);
+            }
+            catch (IllegalStateException ex) {
+                result.completeExceptionally(ex);
+                return;
+            }
+            if (!result.complete(numbers)) {
+                // its caller stopped waiting: the decision stands, and is reported as late
+                call.repliedLate(numbers);
+            }
+        });
+        return result;
     }
 
     /**
      * Sends a script with its keys and arguments: {@code EVALSHA}, then {@code EVAL} once if Redis
-     * has lost the script.
+     * has lost the script. No deadline but Lettuce's own: the late window, with {@link LettuceTimeouts}.
      * @return the reply as Lettuce reads it; failed with Spring's translation of Lettuce's failure
      */
     CompletableFuture<List<?>> send(RedisScript<List<Long>> script, byte[][] keys, byte[][] args) {
         CompletableFuture<List<?>> result = new CompletableFuture<>();
         try {
             RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
-            CompletionStage<List<?>> evalSha = commands.evalsha(script.getSha1(), ScriptOutputType.MULTI, keys, args);
+            CompletionStage<List<Object>> evalSha = commands.dispatch(DecisionCommand.EVALSHA, output(),
+                    arguments(script.getSha1().getBytes(StandardCharsets.US_ASCII), keys, args));
             evalSha.whenComplete((reply, ex) -> {
                 if (ex == null) {
                     result.complete(reply);
                 }
                 else if (ScriptRunner.isNoScript(ex)) {
                     // the script cache was lost (restart, failover, SCRIPT FLUSH): this run did not happen
-                    commands.<List<?>>eval(text(script), ScriptOutputType.MULTI, keys, args)
+                    commands.dispatch(DecisionCommand.EVAL, output(), arguments(text(script), keys, args))
                         .whenComplete((again, failure) -> {
                             if (failure == null) {
                                 result.complete(again);
@@ -119,6 +162,16 @@ final class LettuceScriptRunner implements ScriptRunner {
             fail(result, ex);
         }
         return result;
+    }
+
+    // as Lettuce's own evalsha and eval build them, with a multi-bulk output
+    private static CommandArgs<byte[], byte[]> arguments(byte[] shaOrScript, byte[][] keys, byte[][] args) {
+        return new CommandArgs<>(ByteArrayCodec.INSTANCE).add(shaOrScript).add(keys.length).addKeys(keys)
+            .addValues(args);
+    }
+
+    private static NestedMultiOutput<byte[], byte[]> output() {
+        return new NestedMultiOutput<>(ByteArrayCodec.INSTANCE);
     }
 
     private void fail(CompletableFuture<?> result, Throwable failure) {

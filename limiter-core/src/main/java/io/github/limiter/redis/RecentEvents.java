@@ -95,6 +95,16 @@ public final class RecentEvents implements RateLimitListener {
     @Override
     public void onDecision(List<LimitRequest> requests, List<Decision> decisions, Decision binding,
             Duration latency) {
+        recordEvents(decisions);
+    }
+
+    /** Records the alerts and bans of a decision Redis made after its call had timed out, as any other's. */
+    @Override
+    public void onLateDecision(List<LimitRequest> requests, List<Decision> decisions) {
+        recordEvents(decisions);
+    }
+
+    private void recordEvents(List<Decision> decisions) {
         for (Decision decision : decisions) {
             if (decision.alertRaised()) {
                 record(new Event("alert", Instant.now(), decision.limitId(), decision.key(), decision.count(),

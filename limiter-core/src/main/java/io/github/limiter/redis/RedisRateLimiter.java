@@ -41,6 +41,14 @@ public final class RedisRateLimiter implements RateLimiter {
     /** The most decisions coalesced into one script call unless told otherwise. */
     public static final int DEFAULT_MAX_BATCH = 64;
 
+    /**
+     * How long after its caller stopped waiting (the timeout) the limiter still reads a decision's
+     * reply: a decision Redis makes in that time is reported as late
+     * ({@link RateLimitListener#onLateDecision}), one made after it is not. With Lettuce over
+     * {@link LettuceTimeouts}, and with Jedis outside Redis Cluster.
+     */
+    public static final Duration LATE_REPLY_WINDOW = Duration.ofSeconds(10);
+
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
             RedisRateLimiter.class.getClassLoader());
 
@@ -121,20 +129,27 @@ public final class RedisRateLimiter implements RateLimiter {
                 () -> this.misconfiguration != null);
         this.blocking = new BlockingScriptRunner(redis);
         if (sharesLettuceConnection(factory)) {
-            this.lettuce = new LettuceScriptRunner(redis);
-            this.nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(this.lettuce, maxBatch, cluster,
-                    LettuceScriptRunner.commandTimeout((LettuceConnectionFactory) factory)) : this.lettuce;
+            Duration timeout = LettuceScriptRunner.commandTimeout((LettuceConnectionFactory) factory);
+            this.lettuce = new LettuceScriptRunner(redis, timeout);
+            this.nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(this.lettuce, maxBatch, cluster, timeout)
+                    : this.lettuce;
+            this.waiting = waitingFor(this.nonBlocking);
+        }
+        else if (JEDIS_PRESENT && factory instanceof JedisConnectionFactory jedis) {
+            this.lettuce = null;
+            this.nonBlocking = JedisDecisions.runner(redis, jedis);
+            // Redis Cluster's connection cannot read one command longer: nothing to gain off the caller's thread
+            this.waiting = jedis.isRedisClusterAware() ? this.blocking : waitingFor(this.nonBlocking);
         }
         else {
             this.lettuce = null;
-            this.nonBlocking = new OffloadedScriptRunner(this.blocking);
+            this.nonBlocking = new OffloadedScriptRunner(this.blocking, OffloadedScriptRunner.THREADS, null);
+            this.waiting = this.blocking;
         }
-        this.waiting = (this.nonBlocking instanceof CoalescingScriptRunner) ? waitingFor(this.nonBlocking)
-                : this.blocking;
     }
 
-    // the calling thread waits for the coalescing runner, so that what follows the script (memory,
-    // listeners) runs on it, as it does with the blocking runner
+    // the calling thread waits for a runner that keeps the limiter's deadline itself, so that what
+    // follows the script (memory, listeners) runs on it, as it does with the blocking runner
     private static ScriptRunner waitingFor(ScriptRunner runner) {
         return call -> {
             try {

@@ -20,7 +20,7 @@ final class RedisRuntimeHints implements RuntimeHintsRegistrar {
 
     // looked up by name with ClassUtils.isPresent, which a native image answers only for registered types
     private static final List<String> PROBED_CLIENTS = List.of("io.lettuce.core.RedisClient",
-            "redis.clients.jedis.Jedis");
+            "redis.clients.jedis.Jedis", "redis.clients.jedis.RedisClient");
 
     @Override
     public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {

@@ -1,10 +1,13 @@
 package io.github.limiter.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.QueryTimeoutException;
 
 /**
  * Sends one {@link DecisionCall} to Redis, as {@code EVALSHA} and, if Redis has lost the script
@@ -38,6 +41,12 @@ interface ScriptRunner {
             numbers.add(number);
         }
         return numbers;
+    }
+
+    /** The failure of a call whose caller waited as long as it may: the script may still run. */
+    static QueryTimeoutException timedOut(Duration timeout) {
+        return new QueryTimeoutException(
+                "Redis did not decide within the command timeout (" + timeout.toMillis() + " ms)");
     }
 
     /** Whether a failure, or one of its causes, is Redis's answer that it has lost the script. */

@@ -261,7 +261,7 @@ class CoalescingIntegrationTests {
     }
 
     private static CoalescingScriptRunner runner(StringRedisTemplate redis, int maxBatch, Duration timeout) {
-        LettuceScriptRunner sender = new LettuceScriptRunner(redis);
+        LettuceScriptRunner sender = new LettuceScriptRunner(redis, timeout);
         sender.prepare();
         return new CoalescingScriptRunner(sender, maxBatch, false, timeout);
     }

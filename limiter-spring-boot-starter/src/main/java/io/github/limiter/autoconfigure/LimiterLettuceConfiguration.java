@@ -3,10 +3,10 @@ package io.github.limiter.autoconfigure;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.github.limiter.redis.LettuceTimeouts;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.event.DefaultEventPublisherOptions;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -172,9 +172,13 @@ final class LimiterLettuceConfiguration {
             builder = cluster ? ClusterClientOptions.builder(from) : from.mutate();
         }
         return builder.autoReconnect(true)
+            // also fails the commands written before a disconnect, where Lettuce would send them
+            // again after reconnecting: a decision is never counted twice
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .requestQueueSize(properties.getRequestQueueSize())
-            .timeoutOptions(TimeoutOptions.enabled(properties.getTimeout()))
+            // every command expires after the limiter's timeout; a decision's script lives on for
+            // the late window, its caller waiting only for the timeout
+            .timeoutOptions(LettuceTimeouts.options(properties.getTimeout()))
             .socketOptions(from.getSocketOptions().mutate().connectTimeout(properties.getConnectTimeout()).build())
             .build();
     }

@@ -79,6 +79,11 @@ public class LimiterProperties implements Validator {
     private final PolicyOverrides policyOverrides = new PolicyOverrides();
 
     /**
+     * The log lines of alerts and bans: bounded, so that an attacker cannot drive the log.
+     */
+    private final EventLog eventLog = new EventLog();
+
+    /**
      * Returns whether rate limiting is enabled.
      * @return {@code true} unless switched off
      */
@@ -195,6 +200,14 @@ public class LimiterProperties implements Validator {
         return this.policyOverrides;
     }
 
+    /**
+     * Returns the settings of the alert and ban log lines.
+     * @return the event log settings
+     */
+    public EventLog getEventLog() {
+        return this.eventLog;
+    }
+
     @Override
     public boolean supports(Class<?> type) {
         return LimiterProperties.class.isAssignableFrom(type);
@@ -223,6 +236,11 @@ public class LimiterProperties implements Validator {
         if (maxBatch < 2 || maxBatch > 1000) {
             errors.reject("limiter.redis.coalescing.max-batch", "limiter.redis.coalescing.max-batch = '" + maxBatch
                     + "' must be from 2 to 1000 (limiter.redis.coalescing.enabled=false turns coalescing off)");
+        }
+        rejectUnlessPositive(errors, "limiter.event-log.interval", properties.eventLog.interval);
+        if (properties.eventLog.maxLines < 0) {
+            errors.reject("limiter.event-log.max-lines", "limiter.event-log.max-lines = '"
+                    + properties.eventLog.maxLines + "' must not be negative (0 writes only the count)");
         }
         int banStatus = properties.web.banStatus;
         if (banStatus < 400 || banStatus > 599) {
@@ -683,6 +701,58 @@ public class LimiterProperties implements Validator {
          */
         public void setRetention(Duration retention) {
             this.retention = retention;
+        }
+
+    }
+
+    /**
+     * One WARN line per alert and per ban, up to a bound per interval: the rest of an interval's are
+     * counted, by limit, in one line when it ends. Events and meters count every alert and ban.
+     */
+    public static class EventLog {
+
+        /**
+         * Most WARN lines for alerts and bans each instance writes per interval; those past it are
+         * counted in one line at the interval's end. 0 writes only that line.
+         */
+        private int maxLines = 10;
+
+        /**
+         * The interval the lines are bounded over: it starts with the first line after the
+         * previous one ended.
+         */
+        private Duration interval = Duration.ofMinutes(1);
+
+        /**
+         * Returns the most lines per interval.
+         * @return the most lines
+         */
+        public int getMaxLines() {
+            return this.maxLines;
+        }
+
+        /**
+         * Sets the most lines per interval.
+         * @param maxLines the most lines, 0 or more
+         */
+        public void setMaxLines(int maxLines) {
+            this.maxLines = maxLines;
+        }
+
+        /**
+         * Returns the interval the lines are bounded over.
+         * @return the interval
+         */
+        public Duration getInterval() {
+            return this.interval;
+        }
+
+        /**
+         * Sets the interval the lines are bounded over.
+         * @param interval the interval
+         */
+        public void setInterval(Duration interval) {
+            this.interval = interval;
         }
 
     }

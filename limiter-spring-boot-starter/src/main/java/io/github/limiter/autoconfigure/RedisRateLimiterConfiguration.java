@@ -94,8 +94,9 @@ class RedisRateLimiterConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DecisionEvents rateLimitDecisionEvents(ApplicationEventPublisher eventPublisher) {
-        return new DecisionEvents(eventPublisher);
+    DecisionEvents rateLimitDecisionEvents(ApplicationEventPublisher eventPublisher, LimiterProperties properties) {
+        LimiterProperties.EventLog log = properties.getEventLog();
+        return new DecisionEvents(eventPublisher, log.getMaxLines(), log.getInterval());
     }
 
     @Bean

@@ -28,6 +28,9 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code limiter.errors} (limit, kind = connection | timeout | oom | noperm | readonly | ...): the
  * decisions Redis could not make, by why ({@link FailureKind})</li>
  * <li>{@code limiter.redis.latency}: the decision script's round trip</li>
+ * <li>{@code limiter.decisions.late} (limit, mode): decisions Redis made after their call had timed
+ * out (each already counted as an {@code error}); their alerts and bans count in
+ * {@code limiter.alerts} and {@code limiter.bans} like any other</li>
  * </ul>
  */
 class RateLimitMetrics implements RateLimitListener {
@@ -62,12 +65,26 @@ class RateLimitMetrics implements RateLimitListener {
             String mode = decision.shadow() ? "shadow" : "enforce";
             counter("limiter.decisions", decision.limitId(), decision.outcome().name().toLowerCase(Locale.ROOT), mode)
                 .increment();
-            if (decision.alertRaised()) {
-                counter("limiter.alerts", decision.limitId(), null, mode).increment();
-            }
-            if (decision.banStarted()) {
-                counter("limiter.bans", decision.limitId(), null, mode).increment();
-            }
+            countEvents(decision, mode);
+        }
+    }
+
+    // the call was counted as an error when it timed out: only what Redis decided late is new
+    @Override
+    public void onLateDecision(List<LimitRequest> requests, List<Decision> decisions) {
+        for (Decision decision : decisions) {
+            String mode = decision.shadow() ? "shadow" : "enforce";
+            counter("limiter.decisions.late", decision.limitId(), null, mode).increment();
+            countEvents(decision, mode);
+        }
+    }
+
+    private void countEvents(Decision decision, String mode) {
+        if (decision.alertRaised()) {
+            counter("limiter.alerts", decision.limitId(), null, mode).increment();
+        }
+        if (decision.banStarted()) {
+            counter("limiter.bans", decision.limitId(), null, mode).increment();
         }
     }
 
@@ -108,6 +125,7 @@ class RateLimitMetrics implements RateLimitListener {
             case "limiter.decisions" -> "Rate-limit decisions by limit and outcome";
             case "limiter.alerts" -> "Alerts raised: first calls past a limit's alert threshold in a window";
             case "limiter.skipped" -> "Calls a limit skipped: their key was null or blank and limiter.blank-key is skip";
+            case "limiter.decisions.late" -> "Decisions Redis made after their call had timed out (counted as errors)";
             default -> "Bans started: keys that went past a limit with a ban";
         };
     }

@@ -80,6 +80,25 @@ class RateLimitMetricsTests {
             .contains("limiter_redis_latency_seconds_count 2");
     }
 
+    @Test
+    void countsALateDecisionsAlertAndBanButNotTheDecisionAgain() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        RateLimitMetrics metrics = new RateLimitMetrics(registry);
+        // the call timed out: an error; then Redis decided it, starting a ban
+        metrics.onError(List.of(this.request), new IllegalStateException("timed out"), Duration.ofMillis(100));
+        metrics.onLateDecision(List.of(this.request), List.of(decision(Outcome.REJECTED, true, true, false)));
+
+        assertThat(registry.get("limiter.decisions").tag("outcome", "error").counter().count()).isEqualTo(1);
+        assertThat(registry.find("limiter.decisions").tag("outcome", "rejected").counter()).isNull();
+        assertThat(registry.get("limiter.decisions.late").tag("limit", "answers").tag("mode", "enforce").counter()
+            .count()).isEqualTo(1);
+        assertThat(registry.get("limiter.alerts").tag("limit", "answers").counter().count()).isEqualTo(1);
+        assertThat(registry.get("limiter.bans").tag("limit", "answers").counter().count()).isEqualTo(1);
+        assertThat(registry.get("limiter.redis.latency").timer().count()).as("only the failed call").isEqualTo(1);
+        assertThat(registry.scrape()).contains("limiter_decisions_late_total{limit=\"answers\",mode=\"enforce\"} 1.0")
+            .contains("limiter_decisions_total{limit=\"answers\",mode=\"enforce\",outcome=\"error\"} 1.0");
+    }
+
     private void decide(RateLimitMetrics metrics, Decision decision) {
         metrics.onDecision(List.of(this.request), List.of(decision), decision, Duration.ofMillis(1));
     }
