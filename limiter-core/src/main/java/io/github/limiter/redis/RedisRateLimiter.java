@@ -283,8 +283,8 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /**
      * Returns why the latest decisions that asked Redis failed, if they did: a streak of failures
-     * starts with the first and ends once decisions have succeeded for a second; it is reported
-     * until a minute after its last failure.
+     * starts with the first and ends with the next success; it is reported until a minute after its
+     * last failure.
      * @return the streak, or {@code null} if the latest decisions succeeded
      */
     public @Nullable Failing failing() {
