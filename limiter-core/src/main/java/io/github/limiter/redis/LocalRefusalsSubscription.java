@@ -118,13 +118,19 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
 
     /**
      * Logs a failed attempt once per kind of failure in a streak (a client may alternate between
-     * two); a refused permission is an error.
+     * two); a refused permission is an error, and the failures that follow it are not logged
+     * until it subscribes.
      */
     private void failed(Throwable failure) {
         FailureKind kind = FailureKind.of(failure);
         String message = FailureKind.messageOf(failure);
         if (kind == FailureKind.NOPERM) {
             this.misconfiguration = this.limiter.permissionMessage(message);
+        }
+        else if (this.misconfiguration != null) {
+            // what follows a refused subscription (Jedis's connection out of step: NOSUB, an
+            // unexpected PONG) says nothing new: the permission is still missing, as logged
+            return;
         }
         if (!this.logged.add(kind)) {
             return;

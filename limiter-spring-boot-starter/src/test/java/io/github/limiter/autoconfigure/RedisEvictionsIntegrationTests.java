@@ -122,10 +122,10 @@ class RedisEvictionsIntegrationTests {
                 }
                 return null;
             });
-            long evicted = evictedKeys(redis.server());
+            long evicted = redis.server().evictedKeys();
             assertThat(evicted).isPositive();
             // any command may evict a few more while Redis stays at its limit
-            assertThat(evictions.evictedKeys()).isBetween((double) evicted, (double) evictedKeys(redis.server()));
+            assertThat(evictions.evictedKeys()).isBetween((double) evicted, (double) redis.server().evictedKeys());
             return null;
         });
     }
@@ -136,15 +136,6 @@ class RedisEvictionsIntegrationTests {
         // a reading that timed out is not tried again within its interval: none may on a loaded machine
         properties.setTimeout(Duration.ofSeconds(5));
         return properties;
-    }
-
-    private static long evictedKeys(EmbeddedRedis redis) {
-        return redis.withCommands(commands -> commands.info("stats"))
-            .lines()
-            .filter(line -> line.startsWith("evicted_keys:"))
-            .mapToLong(line -> Long.parseLong(line.substring("evicted_keys:".length()).strip()))
-            .findFirst()
-            .orElseThrow();
     }
 
     private static void withRedis(String setting, Function<Server, Void> test) {

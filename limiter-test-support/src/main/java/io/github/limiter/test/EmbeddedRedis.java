@@ -230,6 +230,20 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     /**
+     * Returns how many keys the server has evicted since it started ({@code evicted_keys} of
+     * {@code INFO stats}), to compare with what a client reports.
+     * @return the evicted keys
+     * @since 0.1.0
+     */
+    public long evictedKeys() {
+        return withCommands(commands -> commands.info("stats")).lines()
+            .filter(line -> line.startsWith("evicted_keys:"))
+            .mapToLong(line -> Long.parseLong(line.substring("evicted_keys:".length()).strip()))
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("INFO stats has no evicted_keys"));
+    }
+
+    /**
      * Runs Redis commands against this server over a connection of their own, closed afterwards.
      * @param work the commands
      * @param <T> the result type
