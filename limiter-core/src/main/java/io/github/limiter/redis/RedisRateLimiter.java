@@ -246,9 +246,9 @@ public final class RedisRateLimiter implements RateLimiter {
      * observation the Redis client makes of that call (Lettuce's {@code MicrometerTracing}, which
      * Spring Boot sets up where the application observes) is its child, and stops once the
      * decision is made or has failed, before the caller hears of it. Decisions refused from
-     * memory are observed too, without a child. A decision that waits for another's script call
-     * to return, to be coalesced into the next one, is not current when that call is sent: the
-     * call's span is the child of the decision that sent it.
+     * memory are observed too, without a child. Decisions that wait for a script call in flight,
+     * to be coalesced into the next one, are sent together from the Redis client's thread, where
+     * none of them is current: that call has no parent.
      * @param registry the registry; {@link ObservationRegistry#NOOP}, the default, for none
      */
     public void setObservationRegistry(ObservationRegistry registry) {
