@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
@@ -149,7 +150,8 @@ class DecisionObservationIntegrationTests {
             .hasLowCardinalityKeyValue("limit", "logins")
             .hasLowCardinalityKeyValue("outcome", "banned")
             .hasBeenStopped();
-        assertThat(this.events).noneMatch(event -> event.context() instanceof LettuceObservationContext);
+        assertThat(this.events).as("script calls started")
+            .noneMatch(event -> event.start() && event.context() instanceof LettuceObservationContext);
     }
 
     @Test
@@ -186,7 +188,8 @@ class DecisionObservationIntegrationTests {
     /**
      * The script call's observation starts after the decision's, before it stops, as its child:
      * it was sent while the decision's observation was current. (Which of the two stops first is
-     * not fixed: the client ends its own in a callback of the reply, as the decision ends.)
+     * not fixed: the client ends its own in a callback of the reply, as the decision ends, so the
+     * client's stop is waited for.)
      */
     private void assertScriptCallInside(DecisionObservationContext decision) {
         List<Observation.Context> calls = this.events.stream()
@@ -194,10 +197,12 @@ class DecisionObservationIntegrationTests {
             .map(Event::context)
             .toList();
         assertThat(calls).as("the script calls").singleElement().satisfies(call -> {
-            assertThat(call.getContextualName()).isIn("evalsha", "eval");
+            assertThat(((LettuceObservationContext) call).getRequiredCommand().getType().toString())
+                .isIn("EVALSHA", "EVAL");
             assertThat(call.getParentObservation()).isNotNull();
             assertThat(call.getParentObservation().getContextView()).isSameAs(decision);
         });
+        awaitStopped(calls.get(0));
         List<String> order = this.events.stream()
             .filter(event -> event.context() == decision || event.context() == calls.get(0))
             .map(event -> (event.start() ? "start " : "stop ") + event.context().getName())
@@ -205,6 +210,16 @@ class DecisionObservationIntegrationTests {
         assertThat(order.subList(0, 2)).containsExactly("start limiter.decision", "start lettuce");
         assertThat(order).containsExactlyInAnyOrder("start limiter.decision", "start lettuce", "stop lettuce",
                 "stop limiter.decision");
+    }
+
+    /** Lettuce stops its observation in a callback of the reply, on its own thread: soon, not at once. */
+    private void awaitStopped(Observation.Context call) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (this.events.stream().noneMatch(event -> !event.start() && event.context() == call)) {
+            assertThat(System.nanoTime() - deadline).as("the script call's observation stopped within " + WAIT)
+                .isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
     }
 
     private DecisionObservationContext onlyDecision() {
