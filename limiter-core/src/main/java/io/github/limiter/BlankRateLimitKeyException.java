@@ -21,8 +21,10 @@ public class BlankRateLimitKeyException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The id of the limit whose key is blank. */
     private final String limitId;
 
+    /** The key expression that evaluated to nothing. */
     private final String keyExpression;
 
     /**
