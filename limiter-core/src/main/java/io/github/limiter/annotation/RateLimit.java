@@ -60,8 +60,9 @@ public @interface RateLimit {
      * by name ({@code #userId}, {@code #form.user.id}) and by position ({@code #p0}, {@code #a0}),
      * all arguments as {@code #args}, the method as {@code #method}, and beans as
      * {@code @beanName}. The empty string (the default) means one counter shared by every caller.
-     * An expression that evaluates to {@code null} or a blank string rejects the call with an
-     * {@link IllegalStateException}.
+     * An expression that evaluates to {@code null} or a blank string rejects the call with a
+     * {@link io.github.limiter.BlankRateLimitKeyException} (HTTP 400 in web applications), or
+     * skips the limit with {@code limiter.blank-key=skip}.
      * @return the key expression
      */
     String key() default "";

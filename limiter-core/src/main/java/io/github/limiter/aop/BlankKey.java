@@ -9,8 +9,9 @@ package io.github.limiter.aop;
 public enum BlankKey {
 
     /**
-     * The call is refused with an {@link IllegalStateException} that names the expression and the
-     * method: a missing identity is not merged into one counter shared by everyone. The default.
+     * The call is refused with a {@link io.github.limiter.BlankRateLimitKeyException} that names
+     * the limit, the expression and the method: a missing identity is not merged into one counter
+     * shared by everyone. The starter answers it with HTTP 400 in web applications. The default.
      */
     REJECT,
 

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
+import io.github.limiter.BlankRateLimitKeyException;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
@@ -134,9 +135,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
                     skipped(spec);
                     continue;
                 }
-                throw new IllegalStateException("Rate limit key '" + spec.key().text() + "' of " + spec.method()
-                        + " evaluated to null or a blank string; the call is rejected because it cannot be counted"
-                        + " (limiter.blank-key=skip skips the limit instead)");
+                throw new BlankRateLimitKeyException(spec.limitId(), spec.key().text(), spec.method());
             }
             requests.add(new LimitRequest(spec.limitId(), key, this.overrides.limitOf(spec),
                     spec.cost().resolve(method, args)));

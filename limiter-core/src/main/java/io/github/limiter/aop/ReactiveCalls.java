@@ -25,7 +25,8 @@ import org.springframework.core.ReactiveAdapter;
  *
  * <p>A {@link RateLimitListener} found in the subscriber's Reactor context under the key
  * {@code RateLimitListener.class} is told about the decisions made for it: the reactive web support
- * puts the response's headers there. Only loaded when Reactor is on the classpath.
+ * puts the response's headers there. An observation in the context (Spring WebFlux's of the request)
+ * is the parent of the decision's. Only loaded when Reactor is on the classpath.
  */
 final class ReactiveCalls {
 
@@ -45,7 +46,8 @@ final class ReactiveCalls {
             Decide decide) {
         ReactiveAdapter adapter = adapter(limits.returns());
         Mono<Decision> decision = Mono.deferContextual(context -> Mono.fromCompletionStage(
-                decide.decide(limits, requests, context.getOrDefault(RateLimitListener.class, null))));
+                ObservationParents.within(context,
+                        () -> decide.decide(limits, requests, context.getOrDefault(RateLimitListener.class, null)))));
         Publisher<Object> result = adapter.isMultiValue()
                 ? decision.flatMapMany(decided -> Flux.from(body(invocation, limits, adapter, decided)))
                 : decision.flatMap(decided -> Mono.from(body(invocation, limits, adapter, decided)));

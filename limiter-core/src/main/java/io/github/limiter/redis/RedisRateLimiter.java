@@ -15,6 +15,9 @@ import io.github.limiter.LimitRequest;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
+import io.github.limiter.observation.DecisionObservationConvention;
+import io.github.limiter.observation.DefaultDecisionObservationConvention;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
@@ -62,6 +65,8 @@ public final class RedisRateLimiter implements RateLimiter {
     private final @Nullable LocalRefusals localRefusals;
 
     private final DecisionEngine engine;
+
+    private final DecisionObservations observations = new DecisionObservations();
 
     private final BlockingScriptRunner blocking;
 
@@ -188,7 +193,7 @@ public final class RedisRateLimiter implements RateLimiter {
     @Override
     public Decision tryAcquire(List<LimitRequest> requests) {
         try {
-            return this.engine.decide(requests, this.waiting, null).join();
+            return this.observations.observe(requests, () -> this.engine.decide(requests, this.waiting, null)).join();
         }
         catch (CompletionException ex) {
             Throwable cause = DecisionEngine.unwrap(ex);
@@ -226,11 +231,45 @@ public final class RedisRateLimiter implements RateLimiter {
     public CompletionStage<Decision> tryAcquireAsync(List<LimitRequest> requests,
             @Nullable RateLimitListener alsoTell) {
         try {
-            return this.engine.decide(requests, this.nonBlocking, alsoTell);
+            return this.observations.observe(requests, () -> this.engine.decide(requests, this.nonBlocking, alsoTell));
         }
         catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
+    }
+
+    /**
+     * Makes each decision an observation in the given registry: {@code limiter.decision}, named
+     * and given its key values by {@link DefaultDecisionObservationConvention} unless
+     * {@link #setObservationConvention} says otherwise. The observation starts before the limiter
+     * looks at anything, is current while the decision's script call is sent, so that an
+     * observation the Redis client makes of that call (Lettuce's {@code MicrometerTracing}, which
+     * Spring Boot sets up where the application observes) is its child, and stops once the
+     * decision is made or has failed, before the caller hears of it. Decisions refused from
+     * memory are observed too, without a child. Decisions that wait for a script call in flight,
+     * to be coalesced into the next one, are sent together from the Redis client's thread, where
+     * none of them is current: that call has no parent.
+     * @param registry the registry; {@link ObservationRegistry#NOOP}, the default, for none
+     */
+    public void setObservationRegistry(ObservationRegistry registry) {
+        this.observations.registry(registry);
+    }
+
+    /**
+     * Returns the registry decisions are observed in.
+     * @return the registry; {@link ObservationRegistry#NOOP} when they are not observed
+     */
+    public ObservationRegistry getObservationRegistry() {
+        return this.observations.registry();
+    }
+
+    /**
+     * Sets the convention that names decisions' observations and gives their key values, instead of
+     * {@link DefaultDecisionObservationConvention}.
+     * @param convention the convention, or {@code null} for the default one
+     */
+    public void setObservationConvention(@Nullable DecisionObservationConvention convention) {
+        this.observations.convention(convention);
     }
 
     /** The coalescing runner, if decisions are coalesced: for tests. */

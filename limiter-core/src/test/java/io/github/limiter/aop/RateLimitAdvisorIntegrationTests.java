@@ -13,6 +13,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.BlankRateLimitKeyException;
 import io.github.limiter.Limit;
 import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitExceededException;
@@ -137,7 +138,11 @@ class RateLimitAdvisorIntegrationTests {
             .withMessage("Rate limit key '#user' of Keys.byName(String) evaluated to null or a blank string; the "
                     + "call is rejected because it cannot be counted (limiter.blank-key=skip skips the limit instead)");
         assertThatIllegalStateException().isThrownBy(() -> keys.byName("  "))
-            .withMessageContaining("evaluated to null or a blank string");
+            .withMessageContaining("evaluated to null or a blank string")
+            .isInstanceOfSatisfying(BlankRateLimitKeyException.class, (ex) -> {
+                assertThat(ex.getLimitId()).isEqualTo("Keys.byName");
+                assertThat(ex.getKeyExpression()).isEqualTo("#user");
+            });
         assertThat(keys.calls()).isZero();
     }
 

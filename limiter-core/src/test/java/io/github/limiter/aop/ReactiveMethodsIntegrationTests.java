@@ -13,6 +13,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.github.limiter.BlankRateLimitKeyException;
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.OnFailure;
@@ -150,8 +151,10 @@ class ReactiveMethodsIntegrationTests {
     void aBlankKeyIsAnErrorSignalNotAThrow() {
         Answers answers = start(redis);
         Mono<String> answer = answers.answer(" ");
-        StepVerifier.create(answer).expectError(IllegalStateException.class).verify(WAIT);
-        assertThat(answers.later(" ")).failsWithin(WAIT);
+        StepVerifier.create(answer).expectError(BlankRateLimitKeyException.class).verify(WAIT);
+        assertThat(answers.later(" ")).failsWithin(WAIT)
+            .withThrowableOfType(ExecutionException.class)
+            .withCauseInstanceOf(BlankRateLimitKeyException.class);
         assertThat(answers.bodies()).isZero();
     }
 

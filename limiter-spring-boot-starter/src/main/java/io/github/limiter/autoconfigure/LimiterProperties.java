@@ -40,7 +40,8 @@ public class LimiterProperties implements Validator {
 
     /**
      * What a call does when its key expression evaluates to null or a blank string: reject it
-     * with an IllegalStateException, or skip the limit for that call.
+     * with a BlankRateLimitKeyException (HTTP 400 in web applications), or skip the limit for
+     * that call.
      */
     private BlankKey blankKey = BlankKey.REJECT;
 

@@ -2,13 +2,15 @@ package io.github.limiter.autoconfigure;
 
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
+import io.github.limiter.observation.DecisionObservationConvention;
 import io.github.limiter.redis.DecisionEvents;
 import io.github.limiter.redis.LocalRefusals;
 import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
-
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -25,7 +27,8 @@ import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfigu
  * The Redis-backed {@link RateLimiter}, on a connection of its own to the Redis of the
  * application's one {@link RedisConnectionFactory}, told about its decisions by every
  * {@link RateLimitListener} bean: Spring events and recent events here, meters and HTTP headers
- * where those are configured, and any of the application's.
+ * where those are configured, and any of the application's; each decision an observation in the
+ * application's {@link ObservationRegistry}, if it has one.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
@@ -48,16 +51,32 @@ class RedisRateLimiterConfiguration {
     @Bean
     @ConditionalOnMissingBean(RateLimiter.class)
     RedisRateLimiter rateLimiter(LimiterRedisConnection connection, LimiterProperties properties,
-            ObjectProvider<RateLimitListener> listeners) {
+            ObjectProvider<RateLimitListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
+            ObjectProvider<DecisionObservationConvention> observationConvention) {
         LimiterProperties.LocalCache localCache = properties.getLocalCache();
         LocalRefusals localRefusals = localCache.isEnabled()
                 ? new LocalRefusals(localCache.getMaxEntries(), localCache.getMaxTime()) : null;
         // A template of its own, so the application's template customisations cannot change how
         // script arguments and replies are serialised.
         LimiterProperties.Coalescing coalescing = properties.getRedis().getCoalescing();
-        return new RedisRateLimiter(connection.template(), properties.getKeyPrefix(),
+        RedisRateLimiter limiter = new RedisRateLimiter(connection.template(), properties.getKeyPrefix(),
                 listeners.orderedStream().toList(), localRefusals,
                 coalescing.isEnabled() ? coalescing.getMaxBatch() : 1);
+        observe(limiter, observationRegistry.getIfUnique(), observationConvention.getIfUnique());
+        return limiter;
+    }
+
+    /**
+     * Each decision becomes an observation where the application observes (Spring Boot's Actuator
+     * gives it an {@link ObservationRegistry}, with tracing and a timer per observation); without
+     * a registry, or with the no-op one, decisions are not observed at all.
+     */
+    private static void observe(RedisRateLimiter limiter, @Nullable ObservationRegistry registry,
+            @Nullable DecisionObservationConvention convention) {
+        if (registry != null && registry != ObservationRegistry.NOOP) {
+            limiter.setObservationRegistry(registry);
+            limiter.setObservationConvention(convention);
+        }
     }
 
     /**

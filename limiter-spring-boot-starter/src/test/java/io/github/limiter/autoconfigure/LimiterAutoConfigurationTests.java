@@ -16,11 +16,16 @@ import io.github.limiter.RateLimiter;
 import io.github.limiter.reactive.ReactiveRateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.observation.DecisionObservationConvention;
+import io.github.limiter.observation.DefaultDecisionObservationConvention;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.WithRedis;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -161,6 +166,61 @@ class LimiterAutoConfigurationTests {
                 StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
                 assertThat(template.hasKey(prefix + "{orders:42}")).isTrue();
             });
+    }
+
+    @Test
+    void observesEachDecisionInTheApplicationsObservationRegistry(EmbeddedRedis redis) {
+        TestObservationRegistry observations = TestObservationRegistry.create();
+        this.runner.withBean(ObservationRegistry.class, () -> observations)
+            .withPropertyValues("spring.data.redis.port=" + redis.port(), "spring.data.redis.host=" + redis.host(),
+                    "limiter.key-prefix=observed-" + UUID.randomUUID() + ":")
+            .run(context -> {
+                RedisRateLimiter limiter = context.getBean(RedisRateLimiter.class);
+                assertThat(limiter.getObservationRegistry()).isSameAs(observations);
+                limiter.tryAcquire("orders", "42", 1, Duration.ofMinutes(1));
+                limiter.tryAcquireAsync("orders", "42", Limit.of(1, Duration.ofMinutes(1)))
+                    .toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
+                TestObservationRegistryAssert.assertThat(observations)
+                    .hasNumberOfObservationsWithNameEqualTo("limiter.decision", 2)
+                    .hasAnObservation(observation -> observation.hasNameEqualTo("limiter.decision")
+                        .hasLowCardinalityKeyValue("limit", "orders")
+                        .hasLowCardinalityKeyValue("outcome", "allowed"))
+                    .hasAnObservation(observation -> observation.hasNameEqualTo("limiter.decision")
+                        .hasLowCardinalityKeyValue("limit", "orders")
+                        .hasLowCardinalityKeyValue("outcome", "rejected"));
+            });
+    }
+
+    @Test
+    void observesDecisionsWithTheApplicationsConvention(EmbeddedRedis redis) {
+        TestObservationRegistry observations = TestObservationRegistry.create();
+        this.runner.withBean(ObservationRegistry.class, () -> observations)
+            .withBean(DecisionObservationConvention.class, () -> new DefaultDecisionObservationConvention() {
+
+                @Override
+                public String getName() {
+                    return "shop.rate.limit";
+                }
+
+            })
+            .withPropertyValues("spring.data.redis.port=" + redis.port(), "spring.data.redis.host=" + redis.host(),
+                    "limiter.key-prefix=observed-" + UUID.randomUUID() + ":")
+            .run(context -> {
+                context.getBean(RateLimiter.class).tryAcquire("orders", "42", 1, Duration.ofMinutes(1));
+                TestObservationRegistryAssert.assertThat(observations)
+                    .hasNumberOfObservationsWithNameEqualTo("shop.rate.limit", 1)
+                    .hasNumberOfObservationsWithNameEqualTo("limiter.decision", 0);
+            });
+    }
+
+    @Test
+    void observesNothingWithoutAnObservationRegistryOrWithTheNoOpOne() {
+        this.runner.run(context -> assertThat(context.getBean(RedisRateLimiter.class).getObservationRegistry())
+            .isSameAs(ObservationRegistry.NOOP));
+        this.runner.withBean(ObservationRegistry.class, () -> ObservationRegistry.NOOP)
+            .run(context -> assertThat(context.getBean(RedisRateLimiter.class).getObservationRegistry())
+                .isSameAs(ObservationRegistry.NOOP));
     }
 
     @Test

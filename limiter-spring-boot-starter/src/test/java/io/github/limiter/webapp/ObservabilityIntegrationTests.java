@@ -95,6 +95,11 @@ class ObservabilityIntegrationTests {
                 "limiter_decisions_total{limit=\"trial\",mode=\"shadow\",outcome=\"rejected\"} 2.0",
                 "limiter_alerts_total{limit=\"reads\",mode=\"enforce\"}", "limiter_bans_total{limit=\"reads\",mode=\"enforce\"} 1.0",
                 "limiter_redis_latency_seconds_count", "limiter_redis_evictions_total 0.0");
+        // each decision is an observation too, which Actuator's meter handler times beside the meters above
+        assertThat(scrape).contains(
+                "limiter_decision_seconds_count{error=\"none\",limit=\"reads\",outcome=\"allowed\"} 4",
+                "limiter_decision_seconds_count{error=\"none\",limit=\"reads\",outcome=\"banned\"} 1",
+                "limiter_decision_active_seconds_count{limit=\"reads\",outcome=\"unknown\"} 0");
         assertThat(scrape).doesNotContain(user);
     }
 

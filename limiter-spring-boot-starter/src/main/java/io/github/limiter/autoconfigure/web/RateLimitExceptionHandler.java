@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.limiter.BlankRateLimitKeyException;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
@@ -23,8 +24,9 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * Answers a call over its limit with 429, or a banned key's call with the configured ban status,
  * and a problem detail whose {@code type} names the kind of refusal (see
- * {@link RateLimitProblemTypes}) and whose {@code limitId} names the limit that refused it.
- * Ordered last, so any handler of the application's own (in the controller or in an advice) wins.
+ * {@link RateLimitProblemTypes}) and whose {@code limitId} names the limit that refused it; and a
+ * call whose key is blank with 400, the client's mistake rather than the server's. Ordered last,
+ * so any handler of the application's own (in the controller or in an advice) wins.
  */
 @RestControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
@@ -35,6 +37,8 @@ class RateLimitExceptionHandler {
     private final Headers headers;
 
     private final Map<Refusal, URI> types = new EnumMap<>(Refusal.class);
+
+    private final URI blankKeyType;
 
     /** The handler as {@code limiter.web.*} configures it, for Spring MVC and WebFlux alike. */
     static RateLimitExceptionHandler of(LimiterProperties.Web web) {
@@ -48,6 +52,22 @@ class RateLimitExceptionHandler {
         for (Refusal refusal : Refusal.values()) {
             this.types.put(refusal, RateLimitProblemTypes.under(problemTypeBase, refusal.slug));
         }
+        this.blankKeyType = RateLimitProblemTypes.under(problemTypeBase, RateLimitProblemTypes.BLANK_KEY_SLUG);
+    }
+
+    /**
+     * A blank key comes from the request (an empty or missing parameter), so the answer is 400. It
+     * names the limit, as a refusal does, but not the key expression: that is the application's
+     * code, not the client's business.
+     */
+    @ExceptionHandler(BlankRateLimitKeyException.class)
+    ResponseEntity<ProblemDetail> handle(BlankRateLimitKeyException ex) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+                "The request lacks the value rate limit '" + ex.getLimitId() + "' counts calls by.");
+        problem.setType(this.blankKeyType);
+        problem.setTitle("Rate limit key missing");
+        problem.setProperty("limitId", ex.getLimitId());
+        return ResponseEntity.badRequest().body(problem);
     }
 
     @ExceptionHandler(RateLimitExceededException.class)

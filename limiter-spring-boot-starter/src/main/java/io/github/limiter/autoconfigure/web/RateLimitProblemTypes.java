@@ -4,7 +4,7 @@ import java.net.URI;
 
 /**
  * The {@code type} URIs of the RFC 9457 problem details that answer a refused call, one per kind
- * of refusal. They do not change between releases, so a client can tell the kinds apart by
+ * of refusal (and one for a call whose rate-limit key is blank). They do not change between releases, so a client can tell the kinds apart by
  * {@code type} rather than by status or title, and an application can use them in answers of its
  * own, such as a login refused during a ban.
  *
@@ -28,6 +28,8 @@ public final class RateLimitProblemTypes {
     static final String BANNED_SLUG = "banned";
 
     static final String LIMITER_UNAVAILABLE_SLUG = "limiter-unavailable";
+
+    static final String BLANK_KEY_SLUG = "blank-key";
 
     /**
      * The call would go past its limit in the current window; {@code Retry-After} says when the
@@ -53,6 +55,16 @@ public final class RateLimitProblemTypes {
      * @since 0.1.0
      */
     public static final URI LIMITER_UNAVAILABLE = under(DEFAULT_BASE, LIMITER_UNAVAILABLE_SLUG);
+
+    /**
+     * The call's rate-limit key evaluated to nothing (such as {@code ?userId=} for
+     * {@code key = "#userId"}) and {@code limiter.blank-key} is {@code reject}: the request lacks
+     * what the limit counts by, so it is the client's to fix. Answered with 400; {@code limitId}
+     * names the limit.
+     *
+     * @since 0.1.0
+     */
+    public static final URI BLANK_KEY = under(DEFAULT_BASE, BLANK_KEY_SLUG);
 
     private RateLimitProblemTypes() {
     }

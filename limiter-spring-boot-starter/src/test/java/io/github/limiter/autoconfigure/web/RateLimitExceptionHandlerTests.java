@@ -3,6 +3,7 @@ package io.github.limiter.autoconfigure.web;
 import java.net.URI;
 import java.time.Duration;
 
+import io.github.limiter.BlankRateLimitKeyException;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.RateLimitExceededException;
@@ -66,6 +67,24 @@ class RateLimitExceptionHandlerTests {
         ProblemDetail problem = tagged.handle(refused(Outcome.REJECTED, Duration.ofSeconds(30))).getBody();
 
         assertThat(problem.getType()).isEqualTo(URI.create("tag:example.com,2026:problems/rate-limit-exceeded"));
+    }
+
+    @Test
+    void answersABlankKeyWith400TheBlankKeyTypeAndTheLimitButNotTheExpression() {
+        RateLimitExceptionHandler tagged = new RateLimitExceptionHandler(HttpStatus.TOO_MANY_REQUESTS, Headers.BOTH,
+                URI.create("tag:example.com,2026:problems/"));
+
+        ResponseEntity<ProblemDetail> answer = tagged
+            .handle(new BlankRateLimitKeyException("answers", "#user.id", "AnswerService.answer(User)"));
+
+        assertThat(answer.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+        assertThat(answer.getHeaders().get(HttpHeaders.RETRY_AFTER)).isNull();
+        ProblemDetail problem = answer.getBody();
+        assertThat(problem.getType()).isEqualTo(URI.create("tag:example.com,2026:problems/blank-key"));
+        assertThat(problem.getTitle()).isEqualTo("Rate limit key missing");
+        assertThat(problem.getDetail()).isEqualTo("The request lacks the value rate limit 'answers' counts calls by.");
+        assertThat(problem.getProperties()).containsOnlyKeys("limitId").containsEntry("limitId", "answers");
+        assertThat(RateLimitProblemTypes.BLANK_KEY).isEqualTo(URI.create("https://limiter.github.io/problems/blank-key"));
     }
 
     private static RateLimitExceededException refused(Outcome outcome, Duration retryAfter) {
