@@ -23,6 +23,7 @@ import io.github.limiter.key.KeyExpressions;
 import io.github.limiter.support.LimitChecks;
 import io.github.limiter.support.LimitChecks.Field;
 import io.github.limiter.support.LimitIds;
+import io.github.limiter.support.SuspendFunctions;
 import io.github.limiter.support.Windows;
 import org.jspecify.annotations.Nullable;
 
@@ -153,7 +154,7 @@ final class AnnotationResolution {
         }
         Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
         return new LimitSpec(limitId, key(), cost(max), limit, this.targetClass.getSimpleName() + "."
-                + this.method.getName() + "(" + simpleNames(this.method.getParameterTypes()) + ")", onFailure(),
+                + this.method.getName() + "(" + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")", onFailure(),
                 null, this.policyName.isEmpty() ? null : this.policyName, written());
     }
 
