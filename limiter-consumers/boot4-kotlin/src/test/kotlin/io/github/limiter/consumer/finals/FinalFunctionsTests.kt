@@ -23,13 +23,13 @@ class FinalFunctionsTests {
     @Test
     fun aFunctionNotOpenInAnOpenClassFailsTheStart() {
         assertStartFails(WithGreetings::class.java, "io.github.limiter.consumer.finals.Greetings.greet(String)",
-            "is final")
+            "it is final, so Spring's class-based (CGLIB) proxy cannot override it")
     }
 
     @Test
     fun aFunctionOfAFinalClassFailsTheStart() {
         assertStartFails(WithFarewells::class.java, "io.github.limiter.consumer.finals.Farewells.bye(String)",
-            "is of a final class")
+            "its class is final, so Spring's class-based (CGLIB) proxy cannot subclass the class")
     }
 
     private fun assertStartFails(configuration: Class<*>, method: String, why: String) {

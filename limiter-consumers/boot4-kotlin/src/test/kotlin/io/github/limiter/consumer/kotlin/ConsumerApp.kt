@@ -7,7 +7,11 @@ import org.springframework.boot.builder.SpringApplicationBuilder
 import org.springframework.context.ConfigurableApplicationContext
 import java.util.UUID
 
-/** Starts the application as its own main would, on the tests' Redis, with a key prefix of its own. */
+/**
+ * Starts the application as its own main would, on the tests' Redis, with a key prefix of its own.
+ * Redis gets 2 s to decide rather than 100 ms: these tests are about how calls are decided, and a
+ * first decision on a loaded machine can take longer (it is then allowed, without headers).
+ */
 fun startApplication(type: WebApplicationType, vararg sources: Class<*> = arrayOf(KotlinConsumerApplication::class.java)):
         ConfigurableApplicationContext {
     val redis = RedisServerExtension.redis()
@@ -20,5 +24,6 @@ fun startApplication(type: WebApplicationType, vararg sources: Class<*> = arrayO
             "--spring.data.redis.host=${redis.host()}",
             "--spring.data.redis.port=${redis.port()}",
             "--limiter.key-prefix=kotlin-${UUID.randomUUID()}:",
+            "--limiter.redis.timeout=2s",
         )
 }
