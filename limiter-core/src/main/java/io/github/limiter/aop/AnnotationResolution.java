@@ -153,9 +153,10 @@ final class AnnotationResolution {
                     problem.message() + fromPolicy(problem.field()));
         }
         Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
-        return new LimitSpec(limitId, key(), cost(max), limit, this.targetClass.getSimpleName() + "."
-                + this.method.getName() + "(" + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")", onFailure(),
-                null, this.policyName.isEmpty() ? null : this.policyName, written());
+        String described = this.targetClass.getSimpleName() + "." + this.method.getName() + "("
+                + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
+        return new LimitSpec(limitId, key(), cost(max), limit, described, onFailure(), null,
+                this.policyName.isEmpty() ? null : this.policyName, written());
     }
 
     /** The fields the annotation writes itself: a policy override leaves them as written. */

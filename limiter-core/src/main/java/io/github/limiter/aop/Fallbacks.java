@@ -55,10 +55,10 @@ final class Fallbacks {
         }
         String simple = AnnotationResolution.simpleNames(types);
         String kind = suspending ? "suspend function " : "method ";
+        String returned = suspending ? "what " + method.getName() + " returns" : method.getReturnType().getSimpleName();
         throw new InvalidRateLimitException(targetClass, method, "fallback", name,
                 "names no " + kind + name + "(" + simple + ") or " + name + "(" + simple
-                        + (types.length > 0 ? ", " : "") + "RateLimitExceededException) returning "
-                        + (suspending ? "what " + method.getName() + " returns" : method.getReturnType().getSimpleName())
+                        + (types.length > 0 ? ", " : "") + "RateLimitExceededException) returning " + returned
                         + " in " + targetClass.getSimpleName(),
                 null);
     }

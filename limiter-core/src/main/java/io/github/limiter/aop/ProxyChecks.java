@@ -1,5 +1,6 @@
 package io.github.limiter.aop;
 
+import java.io.Closeable;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -13,7 +14,10 @@ import org.springframework.aop.framework.ProxyConfig;
 import org.springframework.aop.framework.autoproxy.AbstractAutoProxyCreator;
 import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
 import org.springframework.aop.framework.autoproxy.ProxyCreationContext;
+import org.springframework.beans.factory.Aware;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.Conventions;
 import org.springframework.core.KotlinDetector;
@@ -35,6 +39,10 @@ final class ProxyChecks {
     // Spring 7's AutoProxyUtils.EXPOSED_INTERFACES_ATTRIBUTE (@Proxyable), by name: Spring 6 has none
     private static final String EXPOSED_INTERFACES = Conventions.getQualifiedAttributeName(AutoProxyUtils.class,
             "exposedInterfaces");
+
+    // interfaces no auto-proxy creator proxies a bean through (ProxyProcessorSupport)
+    private static final Set<Class<?>> CALLBACKS = Set.of(InitializingBean.class, DisposableBean.class,
+            Closeable.class, AutoCloseable.class);
 
     private final @Nullable BeanFactory beanFactory;
 
@@ -91,7 +99,7 @@ final class ProxyChecks {
                     + "declares the method for an interface-based proxy; calls to it would never be limited. " + fix
                     + ".", null);
         }
-        if (proxiedByClass(userClass, interfaces)) {
+        if (proxiedByClass(interfaces)) {
             throw new InvalidRateLimitException(userClass, method, "method", "final", "can never apply: " + why
                     + ", and this bean gets a class-based (CGLIB) proxy, which cannot " + cannot + "; calls to it "
                     + "would never be limited. " + fix + " (or have Spring proxy the bean through its interfaces, as "
@@ -116,7 +124,7 @@ final class ProxyChecks {
      * Whether the bean whose advisors are being found gets a class-based proxy; {@code false} when
      * not known (no bean factory, or matched outside an auto-proxy creator).
      */
-    private boolean proxiedByClass(Class<?> userClass, List<Class<?>> interfaces) {
+    private boolean proxiedByClass(List<Class<?>> interfaces) {
         String beanName = ProxyCreationContext.getCurrentProxiedBeanName();
         if (beanName == null || !(this.beanFactory instanceof ConfigurableListableBeanFactory factory)) {
             return false;
@@ -136,18 +144,17 @@ final class ProxyChecks {
         return interfaces.stream().noneMatch(ProxyChecks::reasonableProxyInterface);
     }
 
+    /** Whether an auto-proxy creator proxies by class; only those created, so as to create none early. */
     private static boolean byClassByDefault(ConfigurableListableBeanFactory factory) {
         String[] names = factory.getBeanNamesForType(AbstractAutoProxyCreator.class, true, false);
-        return Arrays.stream(names).map((name) -> factory.getBean(name, ProxyConfig.class))
-            .anyMatch(ProxyConfig::isProxyTargetClass);
+        return Arrays.stream(names)
+            .map(factory::getSingleton)
+            .anyMatch((creator) -> creator instanceof ProxyConfig config && config.isProxyTargetClass());
     }
 
     private static boolean reasonableProxyInterface(Class<?> type) {
-        Set<Class<?>> callbacks = Set.of(org.springframework.beans.factory.InitializingBean.class,
-                org.springframework.beans.factory.DisposableBean.class, java.io.Closeable.class, AutoCloseable.class);
         String name = type.getName();
-        boolean callback = callbacks.contains(type)
-                || Arrays.asList(type.getInterfaces()).contains(org.springframework.beans.factory.Aware.class);
+        boolean callback = CALLBACKS.contains(type) || Arrays.asList(type.getInterfaces()).contains(Aware.class);
         boolean internal = name.equals("groovy.lang.GroovyObject") || name.endsWith(".cglib.proxy.Factory")
                 || name.endsWith(".bytebuddy.MockAccess") || name.endsWith(".bytebuddy.access.MockAccess");
         return !callback && !internal && type.getMethods().length > 0;
