@@ -23,6 +23,7 @@ import io.github.limiter.key.KeyExpressions;
 import io.github.limiter.support.LimitChecks;
 import io.github.limiter.support.LimitChecks.Field;
 import io.github.limiter.support.LimitIds;
+import io.github.limiter.support.SuspendFunctions;
 import io.github.limiter.support.Windows;
 import org.jspecify.annotations.Nullable;
 
@@ -152,9 +153,10 @@ final class AnnotationResolution {
                     problem.message() + fromPolicy(problem.field()));
         }
         Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
-        return new LimitSpec(limitId, key(), cost(max), limit, this.targetClass.getSimpleName() + "."
-                + this.method.getName() + "(" + simpleNames(this.method.getParameterTypes()) + ")", onFailure(),
-                null, this.policyName.isEmpty() ? null : this.policyName, written());
+        String described = this.targetClass.getSimpleName() + "." + this.method.getName() + "("
+                + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
+        return new LimitSpec(limitId, key(), cost(max), limit, described, onFailure(), null,
+                this.policyName.isEmpty() ? null : this.policyName, written());
     }
 
     /** The fields the annotation writes itself: a policy override leaves them as written. */

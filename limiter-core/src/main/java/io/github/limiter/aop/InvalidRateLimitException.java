@@ -2,6 +2,7 @@ package io.github.limiter.aop;
 
 import java.lang.reflect.Method;
 
+import io.github.limiter.support.SuspendFunctions;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
@@ -51,7 +52,7 @@ public class InvalidRateLimitException extends IllegalStateException {
         StringBuilder text = new StringBuilder(ClassUtils.getUserClass(targetClass).getName()).append('.')
             .append(method.getName())
             .append('(');
-        Class<?>[] types = method.getParameterTypes();
+        Class<?>[] types = SuspendFunctions.parameterTypes(method);
         for (int i = 0; i < types.length; i++) {
             text.append((i > 0) ? ", " : "").append(types[i].getSimpleName());
         }

@@ -20,7 +20,6 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
-import org.springframework.util.ReflectionUtils;
 
 /**
  * Resolves, validates and caches the limit of each method: once per method and target class, so
@@ -46,11 +45,15 @@ final class LimitSpecs {
     // classes whose methods were checked for limits that could never apply
     private final Set<Class<?>> checkedClasses = ConcurrentHashMap.newKeySet();
 
+    // refuses the limits the proxy of a class could never apply
+    private final ProxyChecks proxyChecks;
+
     LimitSpecs(KeyExpressions keyExpressions, Supplier<RateLimitAdvisor.Settings> settings,
-            UnaryOperator<String> placeholders) {
+            UnaryOperator<String> placeholders, ProxyChecks proxyChecks) {
         this.keyExpressions = keyExpressions;
         this.settings = settings;
         this.placeholders = placeholders;
+        this.proxyChecks = proxyChecks;
     }
 
     /**
@@ -65,7 +68,7 @@ final class LimitSpecs {
         if (found == null) {
             Class<?> userClass = ClassUtils.getUserClass(type);
             if (this.checkedClasses.add(userClass)) {
-                checkUninterceptable(userClass);
+                this.proxyChecks.check(userClass);
             }
             MethodClassKey key = new MethodClassKey(method, userClass);
             found = this.resolved.get(key);
@@ -79,27 +82,6 @@ final class LimitSpecs {
             this.byCall.computeIfAbsent(method, (unused) -> new ConcurrentHashMap<>(4)).put(type, found);
         }
         return found.orElse(null);
-    }
-
-    /**
-     * A {@code @RateLimit} on a private, package-private, protected or static method would never
-     * apply: Spring's proxies call the limit only on public instance methods. Such a limit fails the
-     * start, rather than leaving the method silently unlimited. The whole class is checked on its
-     * first match, since a proxy is decided by the first limited method it finds.
-     */
-    private static void checkUninterceptable(Class<?> userClass) {
-        ReflectionUtils.doWithMethods(userClass, (method) -> {
-            if (!limitable(method) && !method.isBridge() && !method.isSynthetic()
-                    && !AnnotatedElementUtils.findMergedRepeatableAnnotations(method, RateLimit.class).isEmpty()) {
-                String kind = Modifier.isStatic(method.getModifiers()) ? "static"
-                        : Modifier.isPrivate(method.getModifiers()) ? "private"
-                                : Modifier.isProtected(method.getModifiers()) ? "protected" : "package-private";
-                throw new InvalidRateLimitException(userClass, method, "method", kind,
-                        "can never apply: Spring's proxies intercept public instance methods only, so calls to "
-                                + "this method would never be limited; make it public (and call it through the bean, "
-                                + "not from inside its class)", null);
-            }
-        });
     }
 
     /** Returns every limited method resolved so far: the limits of the application's beans. */

@@ -108,7 +108,7 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
         this.settings = once;
         UnaryOperator<String> placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
                 ? configurable::resolveEmbeddedValue : UnaryOperator.identity();
-        this.specs = new LimitSpecs(new KeyExpressions(beanFactory), once, placeholders);
+        this.specs = new LimitSpecs(new KeyExpressions(beanFactory), once, placeholders, new ProxyChecks(beanFactory));
         this.overrides = new PolicyOverrides(this.specs, once);
         // the RateLimitListener beans hear of limits skipped for a blank key; looked up on the first skip
         Supplier<List<RateLimitListener>> listeners = memoize(() -> (beanFactory != null)

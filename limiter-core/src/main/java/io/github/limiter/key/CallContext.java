@@ -50,7 +50,7 @@ final class CallContext implements EvaluationContext {
             return this.assigned.get(name);
         }
         if (name.equals(Calls.ARGS)) {
-            return this.args;
+            return this.calls.arguments(this.args);
         }
         if (name.equals(Calls.METHOD)) {
             return this.method;
@@ -68,7 +68,7 @@ final class CallContext implements EvaluationContext {
 
     @Override
     public TypedValue getRootObject() {
-        return new TypedValue(this.args);
+        return new TypedValue(this.calls.arguments(this.args));
     }
 
     @Override

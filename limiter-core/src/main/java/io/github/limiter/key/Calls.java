@@ -1,9 +1,11 @@
 package io.github.limiter.key;
 
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.github.limiter.support.SuspendFunctions;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ParameterNameDiscoverer;
@@ -17,6 +19,9 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
  * <p>Parameter names are discovered once, here, not on every call; each call gets a small
  * {@link CallContext} over its arguments, and shares the resolvers and their caches of one
  * {@link StandardEvaluationContext}.
+ *
+ * <p>A Kotlin {@code suspend} function's parameters are those its developer wrote: its trailing
+ * continuation has no name, no position and is not in {@code #args}.
  */
 final class Calls {
 
@@ -30,22 +35,28 @@ final class Calls {
     // name -> argument index: a0, p0 and the discovered name of each parameter
     private final Map<String, Integer> parameters;
 
+    // a suspend function's #args leave its continuation out
+    private final boolean suspending;
+
     Calls(StandardEvaluationContext shared, Method method, ParameterNameDiscoverer parameterNames) {
         this.shared = shared;
         this.parameters = parameters(method, parameterNames);
+        this.suspending = SuspendFunctions.isSuspending(method);
     }
 
     /**
      * Names the arguments as Spring's {@code MethodBasedEvaluationContext} does: {@code a<i>} and
      * {@code p<i>}, then the parameter's name if known; a later name wins over an earlier equal one.
+     * Kotlin's names of a suspend function leave its continuation out, the compiler's
+     * ({@code -java-parameters}) name it {@code $completion}: either way it is not named here.
      */
     private static Map<String, Integer> parameters(Method method, ParameterNameDiscoverer parameterNames) {
         String[] names = parameterNames.getParameterNames(method);
         Map<String, Integer> parameters = new HashMap<>();
-        for (int i = 0; i < method.getParameterCount(); i++) {
+        for (int i = 0; i < SuspendFunctions.parameterCount(method); i++) {
             parameters.put("a" + i, i);
             parameters.put("p" + i, i);
-            if (names != null && names[i] != null) {
+            if (names != null && i < names.length && names[i] != null) {
                 parameters.put(names[i], i);
             }
         }
@@ -59,6 +70,11 @@ final class Calls {
         }
         Integer index = this.parameters.get(variable);
         return (index != null) ? index : -1;
+    }
+
+    /** The arguments as {@code #args} and the root object show them: those the caller passed. */
+    @Nullable Object[] arguments(@Nullable Object[] args) {
+        return (this.suspending && args != null && args.length > 0) ? Arrays.copyOf(args, args.length - 1) : args;
     }
 
     EvaluationContext context(Method method, @Nullable Object[] args) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 
+import io.github.limiter.support.SuspendFunctions;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -106,8 +107,11 @@ public final class KeyExpressions {
      * @return the description
      */
     public String describeVariables(Method method) {
+        int count = SuspendFunctions.parameterCount(method);
         String[] names = this.parameterNames.getParameterNames(method);
-        int count = method.getParameterCount();
+        if (names != null && names.length > count) {
+            names = Arrays.copyOf(names, count); // a suspend function's continuation, if named
+        }
         String positional = (count == 0) ? "" : (count == 1) ? "#a0 or #p0, " : "#a0..#a" + (count - 1)
                 + " or #p0..#p" + (count - 1) + ", ";
         String parameters = (count == 0) ? "the method has no parameters"

@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LimitSpecsTests {
 
     private final LimitSpecs specs = new LimitSpecs(new KeyExpressions(null),
-            () -> new RateLimitAdvisor.Settings(Map.of(), BlankKey.REJECT, OnFailure.ALLOW), UnaryOperator.identity());
+            () -> new RateLimitAdvisor.Settings(Map.of(), BlankKey.REJECT, OnFailure.ALLOW), UnaryOperator.identity(),
+            new ProxyChecks(null));
 
     @Test
     void everyCallFindsTheLimitResolvedAndParsedAtTheFirst() throws NoSuchMethodException {

@@ -34,6 +34,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -255,6 +256,46 @@ class RateLimitAdvisorIntegrationTests {
         assertStartFails(ProtectedLimit.class, "method", "ProtectedLimit.call(String)",
                 "method = 'protected' can never apply");
         assertStartFails(StaticLimit.class, "method", "StaticLimit.call(String)", "method = 'static' can never apply");
+    }
+
+    @Test
+    void aPublicFinalMethodFailsTheStartNamingTheFix() {
+        assertStartFails(FinalLimit.class, "method", "FinalLimit.call(String)",
+                "method = 'final' can never apply: it is final, so Spring's class-based (CGLIB) proxy cannot "
+                        + "override it, and no interface of the class declares the method for an interface-based "
+                        + "proxy; calls to it would never be limited. Remove final from the method.");
+    }
+
+    @Test
+    void aMethodOfAFinalClassOnNoInterfaceFailsTheStart() {
+        assertStartFails(FinalClassLimit.class, "method", "FinalClassLimit.call(String)",
+                "method = 'final' can never apply: its class is final, so Spring's class-based (CGLIB) proxy "
+                        + "cannot subclass the class, and no interface of the class declares the method for an "
+                        + "interface-based proxy; calls to it would never be limited. Remove final from the class.");
+    }
+
+    @Test
+    void aFinalMethodDeclaredOnAnInterfaceIsLimitedThroughAnInterfaceBasedProxy() {
+        for (Class<?> greeter : List.of(FinalGreeter.class, FinalClassGreeter.class)) {
+            Greeter proxied = start(greeter).getBean(Greeter.class);
+            assertThat(AopUtils.isJdkDynamicProxy(proxied)).isTrue();
+            assertThat(proxied.greet("alice")).isEqualTo("hello alice");
+            assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> proxied.greet("alice"));
+            this.context.close();
+        }
+    }
+
+    @Test
+    void aFinalMethodDeclaredOnAnInterfaceFailsTheStartWhenTheProxyIsClassBased() {
+        this.properties = Map.of("test.proxy-target-class", "true");
+        assertStartFails(FinalGreeter.class, "method", "FinalGreeter.greet(String)",
+                "method = 'final' can never apply: it is final, and this bean gets a class-based (CGLIB) proxy, "
+                        + "which cannot override it; calls to it would never be limited. Remove final from the "
+                        + "method (or have Spring proxy the bean through its interfaces");
+        assertStartFails(FinalClassGreeter.class, "method", "FinalClassGreeter.greet(String)",
+                "method = 'final' can never apply: its class is final, and this bean gets a class-based (CGLIB) "
+                        + "proxy, which cannot subclass the class; calls to it would never be limited. Remove final "
+                        + "from the class (or have Spring proxy the bean through its interfaces");
     }
 
     @Test
@@ -550,8 +591,10 @@ class RateLimitAdvisorIntegrationTests {
     static class AdvisorConfig {
 
         @Bean
-        static DefaultAdvisorAutoProxyCreator autoProxyCreator() {
-            return new DefaultAdvisorAutoProxyCreator();
+        static DefaultAdvisorAutoProxyCreator autoProxyCreator(Environment environment) {
+            DefaultAdvisorAutoProxyCreator creator = new DefaultAdvisorAutoProxyCreator();
+            creator.setProxyTargetClass(environment.getProperty("test.proxy-target-class", Boolean.class, false));
+            return creator;
         }
 
         @Bean
@@ -755,6 +798,44 @@ class RateLimitAdvisorIntegrationTests {
 
         @RateLimit(key = "#user", window = "1m", max = 1)
         public static void call(String user) {
+        }
+
+    }
+
+    static class FinalLimit {
+
+        @RateLimit(key = "#user", window = "1m", max = 1)
+        public final String call(String user) {
+            return user;
+        }
+
+    }
+
+    static final class FinalClassLimit {
+
+        @RateLimit(key = "#user", window = "1m", max = 1)
+        public String call(String user) {
+            return user;
+        }
+
+    }
+
+    static class FinalGreeter implements Greeter {
+
+        @Override
+        @RateLimit(key = "#user", window = "1m", max = 1)
+        public final String greet(String user) {
+            return "hello " + user;
+        }
+
+    }
+
+    static final class FinalClassGreeter implements Greeter {
+
+        @Override
+        @RateLimit(key = "#user", window = "1m", max = 1)
+        public String greet(String user) {
+            return "hello " + user;
         }
 
     }

@@ -12,9 +12,17 @@ class InvalidRateLimitFailureAnalyzer extends AbstractFailureAnalyzer<InvalidRat
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, InvalidRateLimitException cause) {
-        String action = cause.getAttribute().equals("method")
-                ? "Make the method named above public, or put its @RateLimit on a public method of the bean."
-                : "Correct the '" + cause.getAttribute() + "' attribute of the @RateLimit annotation named above.";
+        String action;
+        if (!cause.getAttribute().equals("method")) {
+            action = "Correct the '" + cause.getAttribute() + "' attribute of the @RateLimit annotation named above.";
+        }
+        else if (cause.getValue().equals("final")) {
+            action = "Make the method named above overridable: neither it nor its class final (in Kotlin, open, "
+                    + "or opened by the kotlin-spring compiler plugin).";
+        }
+        else {
+            action = "Make the method named above public, or put its @RateLimit on a public method of the bean.";
+        }
         return new FailureAnalysis(cause.getMessage(), action, cause);
     }
 
