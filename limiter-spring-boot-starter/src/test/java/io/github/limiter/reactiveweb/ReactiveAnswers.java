@@ -22,11 +22,12 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * A WebFlux application limited as a user's would be: annotated handlers returning Mono, Flux and
- * CompletableFuture, configured by properties only.
+ * CompletableFuture, configured by properties only, beside handlers that are not limited.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({ ReactiveAnswers.Answers.class, ReactiveAnswers.OwnHandling.class, ReactiveAnswers.Careless.class })
+@Import({ ReactiveAnswers.Answers.class, ReactiveAnswers.OwnHandling.class, ReactiveAnswers.Careless.class,
+        ReactiveAnswers.Elsewhere.class })
 class ReactiveAnswers {
 
     // public methods: @RateLimit applies to public methods only
@@ -67,6 +68,17 @@ class ReactiveAnswers {
         public Mono<String> strict(@PathVariable String user) {
             this.bodies.incrementAndGet();
             return Mono.just("strict for " + user);
+        }
+
+    }
+
+    /** Not limited, and answers on another thread than the request's. */
+    @RestController
+    static class Elsewhere {
+
+        @GetMapping("/elsewhere")
+        public Mono<String> elsewhere() {
+            return Mono.delay(Duration.ofMillis(1)).map(tick -> "answered elsewhere");
         }
 
     }
