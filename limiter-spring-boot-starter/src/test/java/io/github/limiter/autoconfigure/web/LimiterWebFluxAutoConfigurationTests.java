@@ -39,6 +39,12 @@ class LimiterWebFluxAutoConfigurationTests {
     }
 
     @Test
+    void registersTheAdapterOfLimitedFuturesWithEveryReactiveAdapterRegistry() {
+        // its effect, headers on a CompletableFuture's answer, is ReactiveWebIntegrationTests'
+        this.runner.run(context -> assertThat(context).hasBean("limiterFutureAdapterRegistration"));
+    }
+
+    @Test
     void backsOffWithoutSpringWebFlux() {
         this.runner.withClassLoader(new FilteredClassLoader(DispatcherHandler.class)).run(context -> {
             assertThat(context).doesNotHaveBean(RateLimitExceptionHandler.class);
