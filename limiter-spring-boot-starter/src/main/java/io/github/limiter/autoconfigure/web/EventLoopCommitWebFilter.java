@@ -1,5 +1,6 @@
 package io.github.limiter.autoconfigure.web;
 
+import java.nio.file.Path;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -15,6 +16,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.ZeroCopyHttpOutputMessage;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -44,8 +46,11 @@ final class EventLoopCommitWebFilter implements WebFilter, Ordered {
             return chain.filter(exchange);
         }
         Scheduler onLoop = Schedulers.fromExecutor(onLoop(loop));
+        ServerHttpResponse response = exchange.getResponse();
+        // a file is still sent with zero copy
         ServerWebExchange committingOnLoop = exchange.mutate()
-            .response(new CommitOnLoop(exchange.getResponse(), onLoop))
+            .response((response instanceof ZeroCopyHttpOutputMessage) ? new ZeroCopyCommitOnLoop(response, onLoop)
+                    : new CommitOnLoop(response, onLoop))
             .build();
         // what follows the chain (the web handler's own commit, an error handler's answer) runs there too
         return chain.filter(committingOnLoop).publishOn(onLoop);
@@ -80,7 +85,7 @@ final class EventLoopCommitWebFilter implements WebFilter, Ordered {
     }
 
     /** A response whose commit starts on the event loop. */
-    private static final class CommitOnLoop extends ServerHttpResponseDecorator {
+    private static class CommitOnLoop extends ServerHttpResponseDecorator {
 
         private final Scheduler onLoop;
 
@@ -104,8 +109,22 @@ final class EventLoopCommitWebFilter implements WebFilter, Ordered {
             return onLoop(super::setComplete);
         }
 
-        private Mono<Void> onLoop(Supplier<Mono<Void>> commit) {
+        final Mono<Void> onLoop(Supplier<Mono<Void>> commit) {
             return Mono.defer(commit).subscribeOn(this.onLoop);
+        }
+
+    }
+
+    /** The same, for a response that can send a file with zero copy. */
+    private static final class ZeroCopyCommitOnLoop extends CommitOnLoop implements ZeroCopyHttpOutputMessage {
+
+        ZeroCopyCommitOnLoop(ServerHttpResponse delegate, Scheduler onLoop) {
+            super(delegate, onLoop);
+        }
+
+        @Override
+        public Mono<Void> writeWith(Path file, long position, long count) {
+            return onLoop(() -> ((ZeroCopyHttpOutputMessage) getDelegate()).writeWith(file, position, count));
         }
 
     }
