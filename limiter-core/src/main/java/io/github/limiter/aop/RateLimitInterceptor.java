@@ -200,8 +200,9 @@ final class RateLimitInterceptor implements MethodInterceptor {
      */
     private CompletableFuture<Object> decideWithoutBlocking(MethodInvocation invocation, MethodLimits limits,
             List<LimitRequest> requests, @Nullable RateLimitListener alsoTell) {
-        CompletableFuture<Object> result = new CompletableFuture<>();
-        decideAsync(limits, requests, alsoTell).whenComplete((decision, failure) -> {
+        // tells its decision to listeners that come once the method has returned (see LimitedFutures)
+        ListenedFuture<Object> result = new ListenedFuture<>();
+        decideAsync(limits, requests, Listeners.both(alsoTell, result)).whenComplete((decision, failure) -> {
             if (failure != null) {
                 result.completeExceptionally(unwrap(failure));
                 return;

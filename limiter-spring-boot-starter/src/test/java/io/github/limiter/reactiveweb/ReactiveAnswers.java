@@ -1,7 +1,9 @@
 package io.github.limiter.reactiveweb;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.limiter.OnFailure;
@@ -12,6 +14,7 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -19,15 +22,29 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.WebFilter;
 
 /**
  * A WebFlux application limited as a user's would be: annotated handlers returning Mono, Flux and
- * CompletableFuture, configured by properties only.
+ * CompletableFuture, configured by properties only, beside handlers that are not limited.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({ ReactiveAnswers.Answers.class, ReactiveAnswers.OwnHandling.class, ReactiveAnswers.Careless.class })
+@Import({ ReactiveAnswers.Answers.class, ReactiveAnswers.OwnHandling.class, ReactiveAnswers.Careless.class,
+        ReactiveAnswers.Elsewhere.class })
 class ReactiveAnswers {
+
+    /** The threads the responses were committed on, in order. */
+    static final List<String> commitThreads = new CopyOnWriteArrayList<>();
+
+    @Bean
+    WebFilter commitThreadRecorder() {
+        return (exchange, chain) -> {
+            exchange.getResponse().beforeCommit(() -> Mono.fromRunnable(
+                    () -> commitThreads.add(Thread.currentThread().getName())));
+            return chain.filter(exchange);
+        };
+    }
 
     // public methods: @RateLimit applies to public methods only
     @RestController
@@ -67,6 +84,17 @@ class ReactiveAnswers {
         public Mono<String> strict(@PathVariable String user) {
             this.bodies.incrementAndGet();
             return Mono.just("strict for " + user);
+        }
+
+    }
+
+    /** Not limited, and answers on another thread than the request's. */
+    @RestController
+    static class Elsewhere {
+
+        @GetMapping("/elsewhere")
+        public Mono<String> elsewhere() {
+            return Mono.delay(Duration.ofMillis(1)).map(tick -> "answered elsewhere");
         }
 
     }

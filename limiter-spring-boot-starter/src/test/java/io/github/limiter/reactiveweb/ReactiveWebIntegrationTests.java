@@ -1,21 +1,13 @@
 package io.github.limiter.reactiveweb;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.limiter.RateLimiter;
+import io.github.limiter.reactiveweb.KeptAliveConnection.Response;
 import io.github.limiter.test.EmbeddedRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Spring MVC one, counted per subscription, and nothing it does for them blocks a non-blocking
  * thread: BlockHound watches every event-loop thread (the web server's and Lettuce's) through
  * allowed, refused, banned-from-memory calls and calls to an instance whose Redis is down, and
- * records any blocking call.
+ * records any blocking call. Every request goes on one kept-alive connection, as a browser's would,
+ * and each must be answered within 2 s.
  *
  * <p>Runs in a JVM of its own (the {@code blockhound} execution of surefire), since BlockHound
  * instruments the JDK for the rest of the JVM's life.
@@ -45,13 +38,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReactiveWebIntegrationTests {
 
+    /** How long any request may wait for its answer. */
+    private static final Duration ANSWER_BOUND = Duration.ofSeconds(2);
+
     private static final List<String> blockingCalls = new CopyOnWriteArrayList<>();
 
     private static EmbeddedRedis redis;
 
     private static ConfigurableApplicationContext context;
 
-    private static String base;
+    // every request of the tests goes on this one kept-alive connection, as a browser's would
+    private static KeptAliveConnection connection;
 
     private final String user = "user-" + UUID.randomUUID();
 
@@ -65,11 +62,12 @@ class ReactiveWebIntegrationTests {
             blockingCalls.add(trace.toString());
         }));
         redis = EmbeddedRedis.start();
-        context = start(redis.port());
-        base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+        // a decision that times out follows on-failure (allow): a margin for a loaded machine
+        context = start(redis.port(), Duration.ofSeconds(1));
+        connection = new KeptAliveConnection(port(context), ANSWER_BOUND);
     }
 
-    private static ConfigurableApplicationContext start(int redisPort) {
+    private static ConfigurableApplicationContext start(int redisPort, Duration redisTimeout) {
         return new SpringApplicationBuilder(ReactiveAnswers.class).web(WebApplicationType.REACTIVE)
             .bannerMode(Banner.Mode.OFF)
             .logStartupInfo(false)
@@ -77,11 +75,14 @@ class ReactiveWebIntegrationTests {
                     "--limiter.key-prefix=reactive-web-" + UUID.randomUUID() + ":",
                     "--limiter.policies.reads.window=1m", "--limiter.policies.reads.max=2",
                     "--limiter.policies.reads.alert-at=1", "--limiter.policies.reads.ban-for=10m",
-                    "--limiter.web.headers=both", "--limiter.redis.timeout=200ms");
+                    "--limiter.web.headers=both", "--limiter.redis.timeout=" + redisTimeout.toMillis() + "ms");
     }
 
     @AfterAll
     static void stop() {
+        if (connection != null) {
+            connection.close();
+        }
         if (context != null) {
             context.close();
         }
@@ -165,17 +166,79 @@ class ReactiveWebIntegrationTests {
 
     @Test
     @Order(5)
+    void fluxAndCompletableFutureAnswersGetTheRateLimitHeadersToo() {
+        for (String path : List.of("/digits/", "/later/")) {
+            Response allowed = get(path + this.user);
+            assertThat(allowed.statusCode()).as(path).isEqualTo(200);
+            assertThat(allowed.header("RateLimit-Policy")).as(path).hasValueSatisfying(
+                    value -> assertThat(value).matches("\"[^\"]+\";q=1;w=60"));
+            assertThat(allowed.header("RateLimit")).as(path).hasValueSatisfying(
+                    value -> assertThat(value).matches("\"[^\"]+\";r=0;t=(59|60)"));
+            assertThat(allowed.header("X-RateLimit-Limit")).as(path).hasValue("1");
+            assertThat(allowed.header("X-RateLimit-Remaining")).as(path).hasValue("0");
+        }
+        assertNothingBlocked();
+    }
+
+    @Test
+    @Order(6)
+    void answersAreCommittedOnTheConnectionsEventLoopWhereverTheirDecisionCompleted() {
+        ReactiveAnswers.commitThreads.clear();
+        get("/reads/" + this.user);
+        get("/later/" + this.user);
+        get("/later/" + this.user);
+        get("/elsewhere");
+        // the server's event loops; decisions complete on Lettuce's, Jedis' on the limiter's own threads
+        assertThat(ReactiveAnswers.commitThreads).hasSize(4)
+            .allSatisfy(thread -> assertThat(thread).startsWith("reactor-http-"));
+        assertNothingBlocked();
+    }
+
+    /**
+     * Hundreds of requests one after another on one kept-alive connection, each answered within 2 s:
+     * allowed and refused, from Redis and from memory, Mono, Flux and CompletableFuture handlers, and
+     * an unlimited handler that answers on another thread. Reactor Netty stops reading a kept-alive
+     * connection when a request arrives before the previous response's operations have terminated
+     * and is then answered at once (it logs "Buffering keep-alive request, previous ops not yet
+     * terminated"); a response committed off the connection's event loop, as a limited handler's was
+     * on the Redis client's thread, left that gap open.
+     */
+    @Test
+    @Order(7)
+    void hundredsOfRequestsOnOneKeptAliveConnectionAreEachAnsweredInTime() {
+        try (KeptAliveConnection kept = new KeptAliveConnection(port(context), ANSWER_BOUND)) {
+            for (int round = 0; round < 30; round++) {
+                String user = this.user + "-" + round;
+                assertThat(kept.get("/reads/" + user).statusCode()).isEqualTo(200);
+                assertThat(kept.get("/reads/" + user).statusCode()).isEqualTo(200);
+                assertThat(kept.get("/reads/" + user).statusCode()).as("banned").isEqualTo(429);
+                assertThat(kept.get("/reads/" + user).statusCode()).as("refused from memory").isEqualTo(429);
+                assertThat(kept.get("/digits/" + user).body()).isEqualTo("123");
+                assertThat(kept.get("/digits/" + user).statusCode()).isEqualTo(429);
+                assertThat(kept.get("/later/" + user).statusCode()).isEqualTo(200);
+                assertThat(kept.get("/later/" + user).statusCode()).isEqualTo(429);
+                assertThat(kept.get("/elsewhere").body()).isEqualTo("answered elsewhere");
+                assertThat(kept.get("/reads/" + user).statusCode()).as("refused from memory").isEqualTo(429);
+            }
+            assertThat(kept.answered()).isEqualTo(300);
+        }
+        assertNothingBlocked();
+    }
+
+    // last: closing a second application disposes Reactor Netty's global event loops, the first one's too
+    @Test
+    @Order(8)
     void whileRedisIsDownCallsFollowTheirOnFailureSettingWithoutBlocking() throws Exception {
         // an instance whose Redis is not there: started while it was down, as after a crash
         int nothingListens;
         try (ServerSocket socket = new ServerSocket(0)) {
             nothingListens = socket.getLocalPort();
         }
-        try (ConfigurableApplicationContext down = start(nothingListens)) {
-            String downBase = "http://127.0.0.1:" + down.getEnvironment().getProperty("local.server.port");
+        try (ConfigurableApplicationContext down = start(nothingListens, Duration.ofMillis(200));
+                KeptAliveConnection toDown = new KeptAliveConnection(port(down), ANSWER_BOUND)) {
             long start = System.nanoTime();
-            Response allowed = get(downBase, "/reads/" + this.user);
-            Response denied = get(downBase, "/strict/" + this.user);
+            Response allowed = toDown.get("/reads/" + this.user);
+            Response denied = toDown.get("/strict/" + this.user);
             long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
             assertThat(allowed.statusCode()).as("on-failure allow (the default)").isEqualTo(200);
             assertThat(denied.statusCode()).as("on-failure deny").isEqualTo(503);
@@ -190,55 +253,24 @@ class ReactiveWebIntegrationTests {
         assertThat(blockingCalls).as("blocking calls on non-blocking threads").isEmpty();
     }
 
+    private static int port(ConfigurableApplicationContext application) {
+        return Integer.parseInt(application.getEnvironment().getProperty("local.server.port"));
+    }
+
     private static long scriptCalls() {
         return redis.commandCalls().getOrDefault("evalsha", 0L) + redis.commandCalls().getOrDefault("eval", 0L);
     }
 
     private static Response get(String path) {
-        return get(base, path);
-    }
-
-    /**
-     * Each request on a connection of its own ({@code Connection: close}). Reactor Netty 1.3.7, Spring
-     * Boot 4.1.1's, stops reading a kept-alive connection once in a while when a request arrives before
-     * the previous response's operations have terminated (the server logs "Buffering keep-alive
-     * request, previous ops not yet terminated", and the request is never read; Reactor Netty 1.3.8
-     * fixes it). That stall is not the limiter's to test; docs/webflux.md tells users about it.
-     */
-    private static Response get(String server, String path) {
         try {
-            HttpURLConnection connection = (HttpURLConnection) URI.create(server + path).toURL().openConnection();
-            connection.setRequestProperty("Connection", "close");
-            connection.setConnectTimeout(10_000);
-            connection.setReadTimeout(10_000);
-            try {
-                int status = connection.getResponseCode();
-                InputStream stream = (status >= 400) ? connection.getErrorStream() : connection.getInputStream();
-                String body = (stream != null) ? new String(stream.readAllBytes(), StandardCharsets.UTF_8) : "";
-                Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-                connection.getHeaderFields().forEach((name, values) -> {
-                    if (name != null && !values.isEmpty()) {
-                        headers.put(name, values.get(0));
-                    }
-                });
-                return new Response(status, body, headers);
-            }
-            finally {
-                connection.disconnect();
-            }
+            return connection.get(path);
         }
-        catch (IOException ex) {
-            throw new UncheckedIOException("GET " + path, ex);
+        catch (RuntimeException ex) {
+            // a stalled connection fails its test; the next test starts on a connection of its own
+            connection.close();
+            connection = new KeptAliveConnection(port(context), ANSWER_BOUND);
+            throw ex;
         }
-    }
-
-    /** An answer: its status, body and headers. */
-    private record Response(int statusCode, String body, Map<String, String> headers) {
-
-        Optional<String> header(String name) {
-            return Optional.ofNullable(this.headers.get(name));
-        }
-
     }
 
 }

@@ -1,9 +1,12 @@
 package io.github.limiter.autoconfigure.web;
 
 import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.aop.LimitedFutures;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
+import reactor.netty.http.server.HttpServer;
 
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -11,6 +14,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.web.reactive.DispatcherHandler;
 
 /**
@@ -18,7 +23,10 @@ import org.springframework.web.reactive.DispatcherHandler;
  * (Spring WebFlux): {@link RateLimitExceededException} answered with 429 (or
  * {@code limiter.web.ban-status} for banned keys), a {@code Retry-After} header and an RFC 9457
  * problem detail, unless the application handles the exception itself; and the rate-limit headers
- * ({@code limiter.web.headers}) on the responses of limited endpoints, allowed or refused.
+ * ({@code limiter.web.headers}) on the responses of limited endpoints, allowed or refused, whether
+ * they return a {@code Mono}, a {@code Flux} or a {@code CompletableFuture}. Served by
+ * Reactor Netty, responses are committed on their connection's event loop, so that a kept-alive
+ * connection is never left unread after a limited request (see {@code EventLoopCommitWebFilter}).
  *
  * @since 0.1.0
  */
@@ -39,6 +47,33 @@ public final class LimiterWebFluxAutoConfiguration {
     @ConditionalOnMissingBean
     RateLimitHeadersWebFilter rateLimitHeadersWebFilter(LimiterProperties properties) {
         return new RateLimitHeadersWebFilter(properties.getWeb().getHeaders());
+    }
+
+    // a limited handler's CompletableFuture, adapted by WebFlux, tells the request's headers its decision
+    @Bean
+    static BeanPostProcessor limiterFutureAdapterRegistration() {
+        return new BeanPostProcessor() {
+
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                if (bean instanceof ReactiveAdapterRegistry registry) {
+                    LimitedFutures.registerAdapter(registry);
+                }
+                return bean;
+            }
+
+        };
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HttpServer.class)
+    static class ReactorNettyConfiguration {
+
+        @Bean
+        EventLoopCommitWebFilter limiterEventLoopCommitWebFilter() {
+            return new EventLoopCommitWebFilter();
+        }
+
     }
 
 }

@@ -4,6 +4,7 @@ import java.net.URI;
 
 import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
 import org.junit.jupiter.api.Test;
+import reactor.netty.http.server.HttpServer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -27,6 +28,20 @@ class LimiterWebFluxAutoConfigurationTests {
             assertThat(context).hasSingleBean(RateLimitExceptionHandler.class);
             assertThat(context).hasSingleBean(RateLimitHeadersWebFilter.class);
         });
+    }
+
+    @Test
+    void commitsResponsesOnTheirEventLoopWhenServedByReactorNetty() {
+        this.runner.run(context -> assertThat(context).hasSingleBean(EventLoopCommitWebFilter.class));
+        this.runner.withClassLoader(new FilteredClassLoader(HttpServer.class))
+            .run(context -> assertThat(context).doesNotHaveBean(EventLoopCommitWebFilter.class)
+                .hasSingleBean(RateLimitHeadersWebFilter.class));
+    }
+
+    @Test
+    void registersTheAdapterOfLimitedFuturesWithEveryReactiveAdapterRegistry() {
+        // its effect, headers on a CompletableFuture's answer, is ReactiveWebIntegrationTests'
+        this.runner.run(context -> assertThat(context).hasBean("limiterFutureAdapterRegistration"));
     }
 
     @Test
