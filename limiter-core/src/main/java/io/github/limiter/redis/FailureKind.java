@@ -196,6 +196,7 @@ public enum FailureKind {
         }
         String message = String.valueOf(cause.getMessage());
         return message.contains("not connected") || message.contains("Connection closed")
+                || message.contains("Connection disconnected")
                 || message.contains("Connection is closed") || message.contains("has not connected to Redis");
     }
 

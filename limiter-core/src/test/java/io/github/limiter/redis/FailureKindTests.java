@@ -55,6 +55,10 @@ class FailureKindTests {
         assertThat(FailureKind.of(new RedisSystemException("Redis exception",
                 new RedisException("Currently not connected. Commands are rejected."))))
             .isEqualTo(FailureKind.CONNECTION);
+        // Lettuce fails the commands in flight on a connection that drops (a failover's old master)
+        assertThat(FailureKind.of(new RedisSystemException("Redis exception",
+                new RedisException("Connection disconnected"))))
+            .isEqualTo(FailureKind.CONNECTION);
         assertThat(FailureKind.of(new RedisSystemException("Redis exception", new RedisException(
                 "Request queue size exceeded: 1000. Commands are not accepted until the queue size drops."))))
             .isEqualTo(FailureKind.OVERLOADED);
