@@ -24,8 +24,12 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Gathers decisions that wait for the same connection into one script run (group commit). While
  * no run of a group is in flight, a call is sent at once, on its own, as it would be without this
  * runner: a light load waits for nothing. While one is, the calls that arrive wait, and go
- * together, up to a bounded number, as soon as it returns; the next gathered ones go when that
- * returns, and so on. Redis then pays one script call, one read and one write for many decisions.
+ * together, up to a bounded number, as soon as it returns, or at the next tick of the timer
+ * ({@link Deadlines#TICK_MILLIS}) if that comes first: then beside the runs in flight, pipelined on
+ * the connection. A Redis near by answers within the tick, so the runs are as large as they can be;
+ * from a Redis far away, a call waits at most a tick before it is sent, never for another run's
+ * reply, and is decided within the timeout whenever a call alone would be. Redis pays one script
+ * call, one read and one write for many decisions.
  *
  * <p>The calls of a run are decided one after the other by {@link DecisionScript#BATCH}, each as
  * if alone. On Redis Cluster, calls are grouped by the hash slot of their keys (every key of one
@@ -42,15 +46,17 @@ import org.springframework.data.redis.core.script.RedisScript;
  * still waiting is not sent. A call already sent may still be decided by Redis: its run stays in
  * flight until its reply (or until Lettuce gives up on it, after the late window of the limiter's
  * connection, see {@link LettuceTimeouts}), and that reply is handed to the call as late
- * ({@link DecisionCall#repliedLate}), so that its alerts and bans are reported all the same. The
- * calls that arrive meanwhile wait behind it, as behind any run, and fail at their deadlines
- * unsent: a stalled Redis gets one run per group, not one per timeout. The watch is one timer task
+ * ({@link DecisionCall#repliedLate}), so that its alerts and bans are reported all the same. At
+ * most a timeout's worth of ticks of runs (plus two) is in flight per group: the calls that arrive
+ * then wait for one to return and fail at their deadlines unsent, so that a stalled Redis gets at
+ * most one run per tick for one timeout, not one per call. The watch is one timer task
  * per run, cancelled when it returns, on a hashed wheel timer ({@link Deadlines}): neither
  * scheduling nor cancelling takes a lock, so an event-loop thread that sends or completes a run
  * never blocks.
  */
 final class CoalescingScriptRunner implements ScriptRunner {
 
+    private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(Deadlines.TICK_MILLIS);
 
     private final LettuceScriptRunner sender;
 
@@ -70,6 +76,8 @@ final class CoalescingScriptRunner implements ScriptRunner {
 
     private final LongAdder coalesced = new LongAdder();
 
+    private final int maxInFlight;
+
     /**
      * Creates a runner.
      * @param sender sends the runs
@@ -86,6 +94,8 @@ final class CoalescingScriptRunner implements ScriptRunner {
         this.bySlot = bySlot;
         this.timeout = timeout;
         this.timeoutNanos = timeout.toNanos();
+        // a run per tick while none returns, for as long as a call waits at most
+        this.maxInFlight = (int) Math.min(Math.max(2, this.timeoutNanos / TICK_NANOS + 2), 1000);
         // started here, on the thread that builds the limiter: starting waits for the timer's thread
         Deadlines.start();
     }
@@ -97,13 +107,15 @@ final class CoalescingScriptRunner implements ScriptRunner {
         boolean waits;
         Watch watch = null;
         synchronized (group) {
-            waits = group.inFlight;
+            waits = group.inFlight > 0;
             if (waits) {
                 group.waiting.add(pending);
-                watch = group.watch;
+                watch = group.watch();
+                // at the next tick, what waits then goes, whether the runs in flight returned or not
+                gatherSoon(group);
             }
             else {
-                group.inFlight = true;
+                group.inFlight = 1;
             }
         }
         if (!waits) {
@@ -139,7 +151,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
         this.runs.increment();
         Watch watch = new Watch(group, run);
         synchronized (group) {
-            group.watch = watch;
+            group.live.add(watch);
         }
         try {
             // a run of one is the call's own script (the fast path or the general one), as uncoalesced
@@ -151,7 +163,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
                 try {
                     watch.stop();
                     // Redis gets the next run before this one's callers go on
-                    sendNext(group);
+                    sendNext(group, watch);
                 }
                 finally {
                     if (failure != null) {
@@ -174,24 +186,62 @@ final class CoalescingScriptRunner implements ScriptRunner {
             // connection up): this run fails, and the next goes
             watch.stop();
             run.forEach(pending -> pending.result.completeExceptionally(ex));
-            sendNext(group);
+            sendNext(group, watch);
         }
     }
 
-    private void sendNext(Group group) {
+    /** After a run returned (or failed): the next of those waiting goes in its place. */
+    private void sendNext(Group group, Watch returned) {
         List<Pending> run;
         synchronized (group) {
+            group.live.remove(returned);
             if (group.waiting.isEmpty()) {
-                group.inFlight = false;
+                group.inFlight--;
                 return;
             }
-            int size = Math.min(group.waiting.size(), this.maxBatch);
-            run = new ArrayList<>(size);
-            for (int i = 0; i < size; i++) {
-                run.add(group.waiting.poll());
+            run = take(group);
+            if (!group.waiting.isEmpty()) {
+                gatherSoon(group);
             }
         }
         send(group, run);
+    }
+
+    /** Schedules {@link #gather} for the next tick, unless it is or too many runs are in flight; holding the lock. */
+    private void gatherSoon(Group group) {
+        if (group.gather == null && group.inFlight < this.maxInFlight) {
+            group.gather = Deadlines.WHEEL.newTimeout(timeout -> gather(group), 0, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * At the tick after a call came to wait: those waiting go now, in runs of their own beside the
+     * ones in flight (pipelined on the connection), so that none waits for a slow reply before it
+     * is even sent; with Redis near, a run has returned and sent them before the tick.
+     */
+    private void gather(Group group) {
+        while (true) {
+            List<Pending> run;
+            synchronized (group) {
+                group.gather = null;
+                if (group.waiting.isEmpty() || group.inFlight >= this.maxInFlight) {
+                    return;
+                }
+                run = take(group);
+                group.inFlight++;
+            }
+            send(group, run);
+        }
+    }
+
+    /** The oldest waiting calls, at most a run's worth; called holding the group's lock. */
+    private List<Pending> take(Group group) {
+        int size = Math.min(group.waiting.size(), this.maxBatch);
+        List<Pending> run = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            run.add(group.waiting.poll());
+        }
+        return run;
     }
 
     private QueryTimeoutException timedOut() {
@@ -359,15 +409,23 @@ final class CoalescingScriptRunner implements ScriptRunner {
         }
     }
 
-    /** The calls waiting for one connection or slot, and whether a run of theirs is in flight. */
+    /** The calls waiting for one connection or slot, and the runs of theirs in flight. */
     private static final class Group {
 
         private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
 
-        private boolean inFlight;
+        private int inFlight;
 
-        // the watch of the run in flight
-        private @Nullable Watch watch;
+        // the watches of the runs in flight, the latest last
+        private final List<Watch> live = new ArrayList<>(2);
+
+        // the early send of those waiting, at the next tick
+        private @Nullable Timeout gather;
+
+        /** The watch a call that comes to wait wakes: the latest run's. */
+        @Nullable Watch watch() {
+            return this.live.isEmpty() ? null : this.live.get(this.live.size() - 1);
+        }
 
     }
 

@@ -14,11 +14,14 @@ import io.netty.util.Timeout;
  */
 final class Deadlines {
 
+    /** The timer's tick: how late a task may run after it is due. */
+    static final long TICK_MILLIS = 10;
+
     static final HashedWheelTimer WHEEL = new HashedWheelTimer(task -> {
         Thread thread = new Thread(task, "limiter-decision-deadlines");
         thread.setDaemon(true);
         return thread;
-    }, 10, TimeUnit.MILLISECONDS);
+    }, TICK_MILLIS, TimeUnit.MILLISECONDS);
 
     private Deadlines() {
     }

@@ -99,12 +99,13 @@ class CoalescingClusterIntegrationTests {
             List<String> onNode = cluster.withNode(node, commands -> commands.keys(this.prefix + "*"));
             assertThat(onNode).as("keys on master %d", node).isNotEmpty();
         }
-        // per slot: the first call alone, the seven (or more) that waited for it together, in one run
+        // per slot: the first call alone, those that came while it was in flight together, at the
+        // next tick of the timer (or two, for calls made across one), without waiting for its reply
         CoalescingScriptRunner coalescing = limiter.coalescing();
         assertThat(coalescing.runs()).as("script calls for %d decisions", decisions.size())
-            .isEqualTo(2 * distinctSlots);
+            .isBetween(2 * distinctSlots, 4 * distinctSlots);
         assertThat(coalescing.coalesced()).as("decisions sent in runs of two or more")
-            .isEqualTo(decisions.size() - distinctSlots);
+            .isGreaterThanOrEqualTo(decisions.size() - 4 * distinctSlots);
     }
 
     @Test
