@@ -8,7 +8,7 @@ package io.github.limiter.autoconfigure;
 final class SupportedSpringBoot {
 
     /** The oldest supported version: major and minor. */
-    static final int[] OLDEST = { 4, 1 };
+    static final int[] OLDEST = { 4, 0 };
 
     /** The newest supported major version. */
     static final int NEWEST_MAJOR = 4;

@@ -1,5 +1,9 @@
 package io.github.limiter.autoconfigure;
 
+import java.lang.reflect.Method;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -9,6 +13,8 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * The limiter's Jedis connection, derived from the application's {@link JedisConnectionFactory}:
@@ -18,6 +24,8 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
  * and waits at most the timeout for a pooled connection.
  */
 final class LimiterJedisConfiguration {
+
+    private static final Log logger = LogFactory.getLog(LimiterJedisConfiguration.class);
 
     private LimiterJedisConfiguration() {
     }
@@ -31,6 +39,13 @@ final class LimiterJedisConfiguration {
         JedisClientConfiguration client = client(jedis.getClientConfiguration(), properties);
         RedisConfiguration servers = servers(jedis);
         JedisConnectionFactory commands = started(factory(servers, client));
+        if (servers instanceof RedisSentinelConfiguration && lendsJedisPerConnection(commands)) {
+            logger.warn("Rate limiting reaches Redis Sentinel through one Jedis per connection from a "
+                    + "JedisSentinelPool (Spring Data Redis before 4.1, or a Jedis without RedisClient), which after "
+                    + "a failover lends connections to the old master again: until Sentinel demotes it (about 10 s), "
+                    + "decisions are split between two masters, calls pass past their limits and bans made then are "
+                    + "lost; use Lettuce, or Spring Boot 4.1 with the Jedis it manages");
+        }
         // Subscriptions take their connections from a pool of their own, never the decisions' pool: a
         // subscription that Redis refuses (NOPERM) leaves Jedis's connection out of step with its
         // replies, and back in the decisions' pool it would hand a decision another command's reply.
@@ -41,6 +56,21 @@ final class LimiterJedisConfiguration {
             subscriptions.destroy();
             commands.destroy();
         });
+    }
+
+    /**
+     * Whether the factory lends one {@code Jedis} per connection, from a {@code JedisSentinelPool}
+     * through Sentinel, rather than Jedis 7's {@code RedisClient}: always before Spring Data Redis
+     * 4.1, and there when Jedis has no {@code RedisClient}. The
+     * pool's check that a connection goes to the current master reads an address all its
+     * connections share, which the switch updates, so connections opened before a failover are
+     * lent out again.
+     * @param factory the limiter's factory
+     * @return whether it lends one {@code Jedis} per connection
+     */
+    static boolean lendsJedisPerConnection(JedisConnectionFactory factory) {
+        Method unified = ClassUtils.getMethodIfAvailable(JedisConnectionFactory.class, "isUseUnifiedJedis");
+        return unified == null || !Boolean.TRUE.equals(ReflectionUtils.invokeMethod(unified, factory));
     }
 
     private static JedisConnectionFactory started(JedisConnectionFactory factory) {

@@ -22,7 +22,7 @@ class WrongStarterTests {
         SpringApplication application = new SpringApplication(App.class);
         application.setWebApplicationType(WebApplicationType.NONE);
         assertThatIllegalStateException().isThrownBy(() -> application.run("--spring.main.banner-mode=off"))
-            .withMessageContaining("io.github.limiter:limiter-spring-boot-starter supports Spring Boot 4.1 to 4.x, "
+            .withMessageContaining("io.github.limiter:limiter-spring-boot-starter supports Spring Boot 4.0 to 4.x, "
                     + "but this application runs Spring Boot " + SpringBootVersion.getVersion())
             .withMessageContaining("use io.github.limiter:limiter-spring-boot3-starter");
     }
