@@ -145,6 +145,9 @@ class RedisPermissionsIntegrationTests {
                     .valueOf(health(instance).getDetails().get("error"))
                     .contains("may not use the channel '" + this.prefix + "local-refusals'"));
                 assertThat(health(instance).getStatus()).isEqualTo(Status.DOWN);
+                // health may name the refusal a moment before the connection's ERROR line is written
+                await(Duration.ofSeconds(2), "the connection's ERROR line",
+                        () -> output.getOut().contains("but cannot use it"));
                 int linesNow = (int) output.getOut().lines().count();
                 // three seconds of retries: at the reconnect back-off's maximum of 1 s, no line each
                 Supplier<Long> later = () -> output.getOut().lines().skip(linesNow).count();
