@@ -42,8 +42,11 @@ class HttpBenchmarkApp {
 
     static final Duration WINDOW = Duration.ofSeconds(60);
 
-    /** Bucket4j on a connection of Boot's own Lettuce client, byte values as Bucket4j needs. */
-    @Bean(destroyMethod = "close")
+    /**
+     * Bucket4j on a connection of Boot's own Lettuce client, byte values as Bucket4j needs; the
+     * client closes it when the connection factory shuts it down.
+     */
+    @Bean(destroyMethod = "")
     StatefulRedisConnection<String, byte[]> bucket4jConnection(LettuceConnectionFactory factory) {
         RedisClient client = (RedisClient) factory.getRequiredNativeClient();
         return client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));

@@ -97,19 +97,21 @@ public final class HttpBenchmarkMain {
         StringBuilder out = new StringBuilder(String.format(
                 "%d rounds of %d s per endpoint, 64 connections, 10,000 users; median (lowest, highest) over the "
                         + "rounds, ratios taken within each round%n%n", rounds.size(), duration.toSeconds()))
-            .append("| endpoint | req/s | vs unlimited | vs hand-written | p50 ms | p99 ms | Redis CPU us/req "
-                    + "| vs hand-written | app CPU us/req | not 2xx | socket errors |\n")
-            .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            .append("| endpoint | req/s | vs unlimited | vs hand-written | vs Bucket4j | p50 ms | p99 ms | Redis CPU us/req "
+                    + "| vs hand-written | app CPU us/req | wrk CPU us/req | not 2xx | socket errors |\n")
+            .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (String endpoint : ENDPOINTS) {
             out.append("| ").append(endpoint)
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().perSecond(), "%,.0f"))
                 .append(" | ").append(ratio(rounds, endpoint, "unlimited", run -> run.wrk().perSecond()))
                 .append(" | ").append(ratio(rounds, endpoint, "hand-written", run -> run.wrk().perSecond()))
+                .append(" | ").append(ratio(rounds, endpoint, "bucket4j", run -> run.wrk().perSecond()))
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().p50(), "%.2f"))
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().p99(), "%.2f"))
                 .append(" | ").append(spread(rounds, endpoint, Run::redisCpu, "%.2f"))
                 .append(" | ").append(endpoint.equals("unlimited") ? "" : ratio(rounds, endpoint, "hand-written", Run::redisCpu))
                 .append(" | ").append(spread(rounds, endpoint, Run::appCpu, "%.1f"))
+                .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().cpuMicros(), "%.1f"))
                 .append(" | ").append(sum(rounds, endpoint, run -> run.wrk().non2xx()))
                 .append(" | ").append(sum(rounds, endpoint, run -> run.wrk().socketErrors()))
                 .append(" |\n");
@@ -139,8 +141,9 @@ public final class HttpBenchmarkMain {
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%,9.0f req/s, p50 %.2f ms, p99 %.2f ms, Redis %.2f us/req, app %.1f us/req, "
-                    + "not 2xx %d, socket errors %d", this.wrk.perSecond(), this.wrk.p50(), this.wrk.p99(),
-                    this.redisCpu, this.appCpu, this.wrk.non2xx(), this.wrk.socketErrors());
+                    + "wrk %.1f us/req, not 2xx %d, socket errors %d", this.wrk.perSecond(), this.wrk.p50(),
+                    this.wrk.p99(), this.redisCpu, this.appCpu, this.wrk.cpuMicros(), this.wrk.non2xx(),
+                    this.wrk.socketErrors());
         }
 
     }

@@ -27,6 +27,10 @@ final class Wrk {
     private static final Pattern SOCKET_ERRORS = Pattern.compile(
             "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
 
+    /** The second line of the shell's {@code times}: its children's user and system time. */
+    private static final Pattern CHILDREN_TIMES = Pattern.compile(
+            "^\\d+m[\\d.]+s \\d+m[\\d.]+s\\R(\\d+)m([\\d.]+)s (\\d+)m([\\d.]+)s\\s*\\z", Pattern.MULTILINE);
+
     private final Path script;
 
     private final int threads;
@@ -56,8 +60,15 @@ final class Wrk {
 
     /** Drives the URL for the duration. */
     Result run(String url, Duration duration) {
-        String out = exec(List.of("wrk", "-t" + this.threads, "-c" + this.connections, "-d" + duration.toSeconds() + "s",
-                "--latency", "-s", this.script.toString(), url));
+        // the shell's "times" prints, after wrk exits, the CPU time its children used
+        String wrk = String.join(" ", "wrk", "-t" + this.threads, "-c" + this.connections,
+                "-d" + duration.toSeconds() + "s", "--latency", "-s", this.script.toString(), url);
+        String out = exec(List.of("sh", "-c", wrk + " && times"));
+        Matcher times = CHILDREN_TIMES.matcher(out);
+        if (!times.find()) {
+            throw new IllegalStateException("No CPU times after wrk's output:\n" + out);
+        }
+        double cpuSeconds = seconds(times.group(1), times.group(2)) + seconds(times.group(3), times.group(4));
         Matcher non2xx = NON_2XX.matcher(out);
         Matcher errors = SOCKET_ERRORS.matcher(out);
         long socketErrors = 0;
@@ -68,7 +79,11 @@ final class Wrk {
         }
         return new Result(Long.parseLong(find(REQUESTS, out)), Double.parseDouble(find(PER_SECOND, out)),
                 latencyMillis(out, "50%"), latencyMillis(out, "99%"),
-                non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0, socketErrors);
+                non2xx.find() ? Long.parseLong(non2xx.group(1)) : 0, socketErrors, cpuSeconds);
+    }
+
+    private static double seconds(String minutes, String seconds) {
+        return Integer.parseInt(minutes) * 60 + Double.parseDouble(seconds);
     }
 
     private static String exec(List<String> command) {
@@ -116,9 +131,15 @@ final class Wrk {
 
     /**
      * What wrk measured: requests, their rate, latency percentiles in ms, answers other than 2xx or
-     * 3xx, and socket errors (connect, read, write and timeouts of 2 s).
+     * 3xx, socket errors (connect, read, write and timeouts of 2 s), and the CPU time wrk itself used, in seconds.
      */
-    record Result(long requests, double perSecond, double p50, double p99, long non2xx, long socketErrors) {
+    record Result(long requests, double perSecond, double p50, double p99, long non2xx, long socketErrors,
+            double cpuSeconds) {
+
+        /** wrk's own CPU per request, in microseconds. */
+        double cpuMicros() {
+            return this.cpuSeconds * 1_000_000 / this.requests;
+        }
 
     }
 
