@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import java.util.regex.Pattern;
 
 import io.github.limiter.test.EmbeddedRedis;
 
@@ -28,6 +29,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code -Dlimiter.benchmarks.http.rounds} the rounds (3).
  */
 public final class HttpBenchmarkMain {
+
+    /** Commands that carry others, or this program's own reads and connections. */
+    private static final Pattern NOT_DATA = Pattern.compile("evalsha|eval|info|hello|ping|client.*|command.*");
 
     private static final List<String> ENDPOINTS = List.of("unlimited", "limited", "hand-written", "bucket4j");
 
@@ -83,14 +87,29 @@ public final class HttpBenchmarkMain {
                 "--spring.data.redis.port=" + redis.port(), "--logging.level.root=WARN");
     }
 
-    /** One wrk run, with the CPU Redis and this JVM (the application; the driver only waits) spent in it. */
+    /**
+     * One wrk run, with the CPU Redis and this JVM (the application; the driver only waits) spent
+     * in it, and the commands Redis ran: script calls, and the commands that read or write data,
+     * those run by scripts included.
+     */
     private static Run measure(Wrk wrk, String base, String endpoint, Duration duration) {
+        Map<String, Long> callsBefore = Redis.server().commandCalls();
         double redisBefore = Redis.cpuSeconds();
         long appBefore = OS.getProcessCpuTime();
         Wrk.Result result = wrk.run(base + endpoint, duration);
         long appNanos = OS.getProcessCpuTime() - appBefore;
         double redisSeconds = Redis.cpuSeconds() - redisBefore;
-        return new Run(result, redisSeconds * 1_000_000 / result.requests(), appNanos / 1_000.0 / result.requests());
+        Map<String, Long> calls = Redis.server().commandCalls();
+        callsBefore.forEach((command, count) -> calls.merge(command, -count, Long::sum));
+        long scripts = calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
+        long data = calls.entrySet()
+            .stream()
+            .filter(call -> !NOT_DATA.matcher(call.getKey()).matches())
+            .mapToLong(Map.Entry::getValue)
+            .sum();
+        double requests = result.requests();
+        return new Run(result, redisSeconds * 1_000_000 / requests, appNanos / 1_000.0 / requests, scripts / requests,
+                data / requests);
     }
 
     private static String table(List<Map<String, Run>> rounds, Duration duration) {
@@ -98,8 +117,9 @@ public final class HttpBenchmarkMain {
                 "%d rounds of %d s per endpoint, 64 connections, 10,000 users; median (lowest, highest) over the "
                         + "rounds, ratios taken within each round%n%n", rounds.size(), duration.toSeconds()))
             .append("| endpoint | req/s | vs unlimited | vs hand-written | vs Bucket4j | p50 ms | p99 ms | Redis CPU us/req "
-                    + "| vs hand-written | app CPU us/req | wrk CPU us/req | not 2xx | socket errors |\n")
-            .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+                    + "| vs hand-written | app CPU us/req | wrk CPU us/req | script calls/req | commands/req "
+                    + "| not 2xx | socket errors |\n")
+            .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (String endpoint : ENDPOINTS) {
             out.append("| ").append(endpoint)
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().perSecond(), "%,.0f"))
@@ -112,6 +132,8 @@ public final class HttpBenchmarkMain {
                 .append(" | ").append(endpoint.equals("unlimited") ? "" : ratio(rounds, endpoint, "hand-written", Run::redisCpu))
                 .append(" | ").append(spread(rounds, endpoint, Run::appCpu, "%.1f"))
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().cpuMicros(), "%.1f"))
+                .append(" | ").append(spread(rounds, endpoint, Run::scriptCalls, "%.3f"))
+                .append(" | ").append(spread(rounds, endpoint, Run::commands, "%.2f"))
                 .append(" | ").append(sum(rounds, endpoint, run -> run.wrk().non2xx()))
                 .append(" | ").append(sum(rounds, endpoint, run -> run.wrk().socketErrors()))
                 .append(" |\n");
@@ -135,15 +157,18 @@ public final class HttpBenchmarkMain {
         return (long) rounds.stream().mapToDouble(round -> value.applyAsDouble(round.get(endpoint))).sum();
     }
 
-    /** One endpoint's run: what wrk saw, and Redis's and this JVM's CPU per request, in microseconds. */
-    private record Run(Wrk.Result wrk, double redisCpu, double appCpu) {
+    /**
+     * One endpoint's run: what wrk saw, Redis's and this JVM's CPU per request, in microseconds, and
+     * Redis's script calls and data commands per request.
+     */
+    private record Run(Wrk.Result wrk, double redisCpu, double appCpu, double scriptCalls, double commands) {
 
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%,9.0f req/s, p50 %.2f ms, p99 %.2f ms, Redis %.2f us/req, app %.1f us/req, "
-                    + "wrk %.1f us/req, not 2xx %d, socket errors %d", this.wrk.perSecond(), this.wrk.p50(),
-                    this.wrk.p99(), this.redisCpu, this.appCpu, this.wrk.cpuMicros(), this.wrk.non2xx(),
-                    this.wrk.socketErrors());
+                    + "wrk %.1f us/req, %.3f script calls/req, %.2f commands/req, not 2xx %d, socket errors %d",
+                    this.wrk.perSecond(), this.wrk.p50(), this.wrk.p99(), this.redisCpu, this.appCpu,
+                    this.wrk.cpuMicros(), this.scriptCalls, this.commands, this.wrk.non2xx(), this.wrk.socketErrors());
         }
 
     }
