@@ -94,11 +94,13 @@ public final class HttpBenchmarkMain {
      */
     private static Run measure(Wrk wrk, String base, String endpoint, Duration duration) {
         Map<String, Long> callsBefore = Redis.server().commandCalls();
+        long scriptMicrosBefore = scriptMicros();
         double redisBefore = Redis.cpuSeconds();
         long appBefore = OS.getProcessCpuTime();
         Wrk.Result result = wrk.run(base + endpoint, duration);
         long appNanos = OS.getProcessCpuTime() - appBefore;
         double redisSeconds = Redis.cpuSeconds() - redisBefore;
+        long scriptMicros = scriptMicros() - scriptMicrosBefore;
         Map<String, Long> calls = Redis.server().commandCalls();
         callsBefore.forEach((command, count) -> calls.merge(command, -count, Long::sum));
         long scripts = calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
@@ -108,8 +110,13 @@ public final class HttpBenchmarkMain {
             .mapToLong(Map.Entry::getValue)
             .sum();
         double requests = result.requests();
-        return new Run(result, redisSeconds * 1_000_000 / requests, appNanos / 1_000.0 / requests, scripts / requests,
-                data / requests);
+        return new Run(result, redisSeconds * 1_000_000 / requests, scriptMicros / requests,
+                appNanos / 1_000.0 / requests, scripts / requests, data / requests);
+    }
+
+    /** The time Redis has spent in script calls, scripts included, sockets not. */
+    private static long scriptMicros() {
+        return Redis.calls("evalsha").micros() + Redis.calls("eval").micros();
     }
 
     private static String table(List<Map<String, Run>> rounds, Duration duration) {
@@ -117,9 +124,9 @@ public final class HttpBenchmarkMain {
                 "%d rounds of %d s per endpoint, 64 connections, 10,000 users; median (lowest, highest) over the "
                         + "rounds, ratios taken within each round%n%n", rounds.size(), duration.toSeconds()))
             .append("| endpoint | req/s | vs unlimited | vs hand-written | vs Bucket4j | p50 ms | p99 ms | Redis CPU us/req "
-                    + "| vs hand-written | app CPU us/req | wrk CPU us/req | script calls/req | commands/req "
-                    + "| not 2xx | socket errors |\n")
-            .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+                    + "| vs hand-written | Redis script us/req | app CPU us/req | wrk CPU us/req | script calls/req "
+                    + "| commands/req | not 2xx | socket errors |\n")
+            .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (String endpoint : ENDPOINTS) {
             out.append("| ").append(endpoint)
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().perSecond(), "%,.0f"))
@@ -130,6 +137,7 @@ public final class HttpBenchmarkMain {
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().p99(), "%.2f"))
                 .append(" | ").append(spread(rounds, endpoint, Run::redisCpu, "%.2f"))
                 .append(" | ").append(endpoint.equals("unlimited") ? "" : ratio(rounds, endpoint, "hand-written", Run::redisCpu))
+                .append(" | ").append(spread(rounds, endpoint, Run::redisScripts, "%.2f"))
                 .append(" | ").append(spread(rounds, endpoint, Run::appCpu, "%.1f"))
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().cpuMicros(), "%.1f"))
                 .append(" | ").append(spread(rounds, endpoint, Run::scriptCalls, "%.3f"))
@@ -158,16 +166,18 @@ public final class HttpBenchmarkMain {
     }
 
     /**
-     * One endpoint's run: what wrk saw, Redis's and this JVM's CPU per request, in microseconds, and
-     * Redis's script calls and data commands per request.
+     * One endpoint's run: what wrk saw; Redis's CPU, Redis's time in scripts and this JVM's CPU per
+     * request, in microseconds; and Redis's script calls and data commands per request.
      */
-    private record Run(Wrk.Result wrk, double redisCpu, double appCpu, double scriptCalls, double commands) {
+    private record Run(Wrk.Result wrk, double redisCpu, double redisScripts, double appCpu, double scriptCalls,
+            double commands) {
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%,9.0f req/s, p50 %.2f ms, p99 %.2f ms, Redis %.2f us/req, app %.1f us/req, "
+            return String.format(Locale.ROOT, "%,9.0f req/s, p50 %.2f ms, p99 %.2f ms, Redis %.2f us/req "
+                    + "(in scripts %.2f), app %.1f us/req, "
                     + "wrk %.1f us/req, %.3f script calls/req, %.2f commands/req, not 2xx %d, socket errors %d",
-                    this.wrk.perSecond(), this.wrk.p50(), this.wrk.p99(), this.redisCpu, this.appCpu,
+                    this.wrk.perSecond(), this.wrk.p50(), this.wrk.p99(), this.redisCpu, this.redisScripts, this.appCpu,
                     this.wrk.cpuMicros(), this.scriptCalls, this.commands, this.wrk.non2xx(), this.wrk.socketErrors());
         }
 
