@@ -279,7 +279,7 @@ public final class BenchmarkMain {
         return out.toString();
     }
 
-    private static String spread(List<Double> values, String format, String unit) {
+    static String spread(List<Double> values, String format, String unit) {
         if (values.isEmpty()) {
             return "";
         }
@@ -408,7 +408,7 @@ public final class BenchmarkMain {
             .orElse(null);
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
         int middle = sorted.size() / 2;
         return (sorted.size() % 2 == 1) ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;

@@ -58,8 +58,13 @@ final class Redis {
      * from {@code cmdstat_evalsha} of its {@code INFO commandstats}; zero before the first.
      */
     static Calls evalsha() {
+        return calls("evalsha");
+    }
+
+    /** The calls of one command, such as {@code eval}, and the time Redis spent in them; zero before the first. */
+    static Calls calls(String command) {
         for (String line : info.sync().info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_evalsha:")) {
+            if (line.startsWith("cmdstat_" + command + ":")) {
                 long calls = 0;
                 long micros = 0;
                 for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
