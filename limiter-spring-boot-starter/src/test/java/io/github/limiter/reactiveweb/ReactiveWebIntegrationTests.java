@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.limiter.RateLimiter;
 import io.github.limiter.reactiveweb.KeptAliveConnection.Response;
+import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.test.EmbeddedRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -128,7 +129,10 @@ class ReactiveWebIntegrationTests {
         assertThat(banned.header("X-RateLimit-Remaining")).hasValue("0");
         assertThat(banned.body()).contains("\"type\":\"https://limiter.github.io/problems/banned\"",
                 "\"limitId\":\"reads\"", "\"status\":429", "\"banned\":true");
-        // the ban is in this instance's memory now: the next call is refused without Redis
+        // the ban is in this instance's memory now: the next call is refused without Redis. The
+        // ban's event is recorded in Redis by a script of its own, on the recorder's thread: counted
+        // once it is written, not while it may still come
+        assertThat(context.getBean(RecentEvents.class).awaitWritten(Duration.ofSeconds(5))).isTrue();
         long scripts = scriptCalls();
         Response fromMemory = get("/reads/" + this.user);
         assertThat(fromMemory.statusCode()).isEqualTo(429);
