@@ -1,23 +1,28 @@
 -- The coalesced script: several calls decided in one run, in order, each exactly as the decision
 -- script would decide it on its own, independently of the others (a call refused does not change
--- its neighbours' decisions; two calls on one key are counted one after the other).
+-- its neighbours' decisions; two calls on one key are counted one after the other). Redis's clock
+-- is read once for the whole run.
 --
--- KEYS     each call's keys, as decide.lua's, one call after the other
--- ARGV     each call's arguments, as decide.lua's (mode, n, seven values per limit), one after the
---          other; each call's n says where the next call starts
+-- KEYS     each call's keys, one call after the other
+-- ARGV     each call's arguments, one after the other, each call in the layout of its shape: the
+--          fast path's ('f' or 't' first, fixed_window_fast.lua), or decide.lua's (the mode first,
+--          then n, then seven values per limit)
 -- Reply    each call's reply, as decide.lua's, one after the other. A call that fails (a key of
 --          another type, say) replies with the error's text (a string where the outcome's integer
 --          would be), then zeros to its reply's length; its neighbours are decided all the same.
 local reply, ko, ao = {}, 0, 0
 local args = #ARGV
 while ao < args do
-  local n = tonumber(ARGV[ao + 2])
+  local shape = ARGV[ao + 1]
   local size = #reply
-  -- the shape the Java side sends to the fast path on its own (one enforced fixed-window limit,
-  -- acquiring) takes it here too: the same decision, for less work
-  local run = decide
-  if n == 1 and ARGV[ao + 3] == '1' and ARGV[ao + 9] == '0' and ARGV[ao + 1] == 'acquire' then
-    run = fixed_window_fast
+  local run, keys, used, replies
+  if shape == 'f' then
+    run, keys, used, replies = fixed_window_fast, 1, 4, 6
+  elseif shape == 't' then
+    run, keys, used, replies = fixed_window_fast, 1, 6, 6
+  else
+    local n = tonumber(ARGV[ao + 2])
+    run, keys, used, replies = decide, 3 * n, 2 + 7 * n, n * ((shape == 'peek') and 3 or 6)
   end
   local ok, err = pcall(run, ko, ao, reply)
   if not ok then
@@ -28,12 +33,11 @@ while ao < args do
       err = err.err or err.message
     end
     reply[size + 1] = tostring(err)
-    local per_limit = (ARGV[ao + 1] == 'peek') and 3 or 6
-    for i = 2, n * per_limit do
+    for i = 2, replies do
       reply[size + i] = 0
     end
   end
-  ko = ko + 3 * n
-  ao = ao + 2 + 7 * n
+  ko = ko + keys
+  ao = ao + used
 end
 return reply

@@ -6,8 +6,8 @@
 -- decide.lua documents KEYS, ARGV and the reply; batch.lua how calls are put together.
 --
 -- Time is Redis's own, never the caller's clock, so application servers with skewed clocks agree:
--- one TIME per script run, read only once an algorithm that needs it decides (a fixed window does
--- not: its window is its counter's TTL). Lua numbers are doubles: every value below stays an
+-- one TIME per script run (a coalesced run of many calls included), read only once an algorithm
+-- that needs it decides. Lua numbers are doubles: every value below stays an
 -- integer under 2^53 (microseconds since 1970 are about 1.8e15; the Java side bounds
 -- max * window for the algorithms that multiply them).
 
@@ -23,6 +23,37 @@ end
 -- ceil(a / b) for a >= 0, b > 0, exact on integers
 local function ceil_div(a, b)
   return math.floor((a + b - 1) / b)
+end
+
+-- The fixed window a call falls in: windows are periods of Redis's clock, aligned on multiples of
+-- their length since 1970 (a 60 s window starts at each minute). Returns the field that holds the
+-- window's count in the key's hash (the window's end, in ms since 1970) and the milliseconds until
+-- it ends (at least 1); once per window length and run.
+local WINDOWS = {}
+local function window_of(window)
+  local w = WINDOWS[window]
+  if not w then
+    read_clock()
+    local ends = (math.floor(NOW_MS / window) + 1) * window
+    w = { string.format('%d', ends), ends - NOW_MS }
+    WINDOWS[window] = w
+  end
+  return w[1], w[2]
+end
+
+-- Added to a fixed window's count, negative, once a ban of its key started or was found in that
+-- window: its calls then look the ban up, which the others never do (a ban key is read once per key
+-- and window otherwise, by the window's first call). 2^51: above any fixed window's count (the Java
+-- side bounds max by 2^49), and a marked count stays exact in a Lua number.
+local BAN_MARK = 2251799813685248
+
+-- The ban and alert keys of an enforced limit, from its state key (as RedisKeys builds them).
+local function ban_key_of(state_key)
+  return state_key .. ':ban'
+end
+
+local function alert_key_of(state_key)
+  return state_key .. ':alert'
 end
 
 -- PTTL of a key in milliseconds, 0 if it is missing. A key without expiry can only have been

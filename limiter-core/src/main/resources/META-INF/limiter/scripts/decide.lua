@@ -3,7 +3,7 @@
 -- reported alike, but never stop the call.
 --
 -- KEYS     three per limit, all with the limit's hash tag:
---            state  <prefix>{<limit-id>:<key>}         counter, log, or two-counter/bucket hash
+--            state  <prefix>{<limit-id>:<key>}         window counts, log, or two-counter/bucket hash
 --            ban    <prefix>{<limit-id>:<key>}:ban     present while the key is banned
 --                   (:shadow-ban for a shadow limit, so that its would-be bans never bind)
 --            alert  <prefix>{<limit-id>:<key>}:alert   present once the window's alert has fired
@@ -74,6 +74,10 @@ local function decide(ko, ao, reply)
     elseif not s.fits then
       if l.ban_ms > 0 then
         redis.call('SET', l.ban_key, s.count, 'PX', l.ban_ms)
+        local banned = ALGORITHMS[l.algorithm].banned
+        if banned and not l.shadow then
+          banned(l, s)
+        end
         push(2, s.count, s.reset, l.ban_ms, 0, 1)
       else
         push(1, s.count, s.reset, s.retry, 0, 0)

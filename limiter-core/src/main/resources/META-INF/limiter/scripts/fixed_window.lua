@@ -1,22 +1,40 @@
--- FIXED_WINDOW (1): a counter (string) per key; its window starts with the first counted call and
--- is the counter's TTL. Admits up to 2 x max calls across the edge of two windows. 1 key, ~50 bytes.
+-- FIXED_WINDOW (1): windows are periods of Redis's clock, aligned on multiples of their length (a
+-- 60 s window starts at each minute); a key's counts are a hash, one field per window (its end, in
+-- ms since 1970), and the key expires when its window ends. Admits up to 2 x max calls across the
+-- edge of two windows. The general path of fixed_window_fast.lua's shape, and what every other
+-- shape (several limits, shadow mode, 'check' and 'peek') runs: the same counts, read before they
+-- are written; a count kept under another window length is carried over as the fast path does.
 ALGORITHMS[1] = {
   check = function(l)
-    local current = redis.call('GET', l.state_key)
-    local s = { current = current, count = 0, reset = 0 }
-    if current then
-      s.count = tonumber(current)
-      s.reset = ttl_of(l.state_key, l.window)
+    local field, reset = window_of(l.window)
+    local all = redis.call('HGETALL', l.state_key)
+    local s = { field = field, window_reset = reset, all = all, reset = 0 }
+    s.count = running_count(all)
+    if s.count > 0 then
+      s.reset = reset
     end
+    -- fields beside the window's: carried over (or dropped, if their window ended) when it is written
+    s.others = #all > 2 or (#all == 2 and all[1] ~= field)
     s.fits = s.count + l.cost <= l.max
     s.retry = s.reset
     return s
   end,
   commit = function(l, s)
-    if s.current then
-      return redis.call('INCRBY', l.state_key, l.cost), s.reset, s.reset
+    if s.others then
+      carry_over(l.state_key, s.field, s.all)
     end
-    redis.call('SET', l.state_key, l.cost, 'PX', l.window)
-    return l.cost, l.window, l.window
+    local count = redis.call('HINCRBY', l.state_key, s.field, l.cost)
+    if count == l.cost or s.others then
+      redis.call('PEXPIRE', l.state_key, s.window_reset)
+    end
+    return unmarked(count), s.window_reset, s.window_reset
+  end,
+  -- a ban started here binds the fast path too: its window is marked, as the fast path marks it
+  banned = function(l, s)
+    if s.others then
+      carry_over(l.state_key, s.field, s.all)
+    end
+    redis.call('HINCRBY', l.state_key, s.field, -BAN_MARK)
+    redis.call('PEXPIRE', l.state_key, s.window_reset)
   end
 }

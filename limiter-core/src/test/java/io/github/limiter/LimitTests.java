@@ -36,7 +36,13 @@ class LimitTests {
             .isThrownBy(() -> Limit.of(largest + 1, day).withAlgorithm(Algorithm.SLIDING_WINDOW))
             .withMessage("max " + (largest + 1) + " is too large for PT24H with SLIDING_WINDOW: at most " + largest
                     + ", so that Redis's arithmetic stays exact");
-        assertThat(Limit.of(1L << 53, day).withAlgorithm(Algorithm.SLIDING_LOG).max()).isEqualTo(1L << 53);
+        assertThat(new Limit(Algorithm.SLIDING_LOG, 1L << 53, day, 0, null, Limit.Mode.ENFORCE).max())
+            .isEqualTo(1L << 53);
+        // a fixed window's count stays below the mark its script adds while a ban binds (2^51)
+        assertThat(Limit.of(1L << 49, day).max()).isEqualTo(1L << 49);
+        assertThatIllegalArgumentException().isThrownBy(() -> Limit.of((1L << 49) + 1, day))
+            .withMessage("max " + ((1L << 49) + 1) + " is too large for PT24H with FIXED_WINDOW: at most " + (1L << 49)
+                    + ", so that Redis's arithmetic stays exact");
         assertThatIllegalArgumentException().isThrownBy(() -> Limit.of(10, Duration.ofDays(3651)))
             .withMessageContaining("is longer than 3650 days");
     }

@@ -37,7 +37,8 @@ final class DecisionCall {
         }
     }
 
-    private final byte[][] keysAndArgs;
+    // allocated by the first add: a call of one limit may take the fast path's shorter layout
+    private byte @Nullable [][] keysAndArgs;
 
     private final int limits;
 
@@ -45,8 +46,9 @@ final class DecisionCall {
 
     private final byte[] mode;
 
-    // the call's limit, when it has one: its shape says which script runs
-    private @Nullable Limit only;
+    private int numKeys;
+
+    private boolean fast;
 
     private boolean forcedGeneral;
 
@@ -67,34 +69,67 @@ final class DecisionCall {
         this.mode = mode;
         this.replySize = limits * ((mode == DecisionScript.PEEK) ? DecisionScript.PEEK_REPLY_PER_LIMIT
                 : DecisionScript.REPLY_PER_LIMIT);
-        this.keysAndArgs = new byte[limits * (DecisionScript.KEYS_PER_LIMIT + DecisionScript.ARGS_PER_LIMIT)
-                + DecisionScript.LEADING_ARGS][];
-        int args = limits * DecisionScript.KEYS_PER_LIMIT;
-        this.keysAndArgs[args] = mode;
-        this.keysAndArgs[args + 1] = number(limits);
     }
 
-    /** Adds a limit: its three keys, from its state key, and its seven arguments. */
+    /**
+     * Adds a limit: in the general layout its three keys, from its state key, and its seven
+     * arguments; a call of one limit whose shape the fast path decides, in that path's layout.
+     */
     DecisionCall add(String stateKey, Limit limit, long cost) {
+        if (this.added == 0 && this.limits == 1 && !this.forcedGeneral && DecisionScript.fast(this.mode, limit)) {
+            addFast(bytes(stateKey), limit, cost);
+            this.added++;
+            return this;
+        }
+        if (this.keysAndArgs == null) {
+            this.keysAndArgs = new byte[this.limits * (DecisionScript.KEYS_PER_LIMIT + DecisionScript.ARGS_PER_LIMIT)
+                    + DecisionScript.LEADING_ARGS][];
+            this.numKeys = this.limits * DecisionScript.KEYS_PER_LIMIT;
+            this.keysAndArgs[this.numKeys] = this.mode;
+            this.keysAndArgs[this.numKeys + 1] = number(this.limits);
+        }
+        byte[][] out = this.keysAndArgs;
         boolean shadow = limit.mode() == Limit.Mode.SHADOW;
         byte[] state = bytes(stateKey);
         int key = this.added * DecisionScript.KEYS_PER_LIMIT;
-        this.keysAndArgs[key] = state;
-        this.keysAndArgs[key + 1] = concat(state, shadow ? SHADOW_BAN : BAN);
-        this.keysAndArgs[key + 2] = concat(state, ALERT);
-        int arg = this.limits * DecisionScript.KEYS_PER_LIMIT + DecisionScript.LEADING_ARGS
-                + this.added * DecisionScript.ARGS_PER_LIMIT;
-        Duration banFor = limit.banFor();
-        this.keysAndArgs[arg] = number(DecisionScript.code(limit.algorithm()));
-        this.keysAndArgs[arg + 1] = number(limit.max());
-        this.keysAndArgs[arg + 2] = number(limit.window().toMillis());
-        this.keysAndArgs[arg + 3] = number(cost);
-        this.keysAndArgs[arg + 4] = number(limit.alertAt());
-        this.keysAndArgs[arg + 5] = number((banFor != null) ? banFor.toMillis() : 0);
-        this.keysAndArgs[arg + 6] = number(shadow ? 1 : 0);
-        this.only = (this.limits == 1) ? limit : null;
+        out[key] = state;
+        out[key + 1] = concat(state, shadow ? SHADOW_BAN : BAN);
+        out[key + 2] = concat(state, ALERT);
+        int arg = this.numKeys + DecisionScript.LEADING_ARGS + this.added * DecisionScript.ARGS_PER_LIMIT;
+        out[arg] = number(DecisionScript.code(limit.algorithm()));
+        out[arg + 1] = number(limit.max());
+        out[arg + 2] = number(limit.window().toMillis());
+        out[arg + 3] = number(cost);
+        out[arg + 4] = number(limit.alertAt());
+        out[arg + 5] = number(banMillis(limit));
+        out[arg + 6] = number(shadow ? 1 : 0);
         this.added++;
         return this;
+    }
+
+    /** The fast path's layout: the state key; the shape, max, window, cost, and the tiers if any. */
+    private void addFast(byte[] state, Limit limit, long cost) {
+        long banMillis = banMillis(limit);
+        boolean tiers = limit.alertAt() > 0 || banMillis > 0;
+        byte[][] out = new byte[DecisionScript.FAST_KEYS
+                + (tiers ? DecisionScript.TIERED_FAST_ARGS : DecisionScript.FAST_ARGS)][];
+        out[0] = state;
+        out[1] = tiers ? DecisionScript.TIERED_FAST : DecisionScript.FAST;
+        out[2] = number(limit.max());
+        out[3] = number(limit.window().toMillis());
+        out[4] = number(cost);
+        if (tiers) {
+            out[5] = number(limit.alertAt());
+            out[6] = number(banMillis);
+        }
+        this.keysAndArgs = out;
+        this.numKeys = DecisionScript.FAST_KEYS;
+        this.fast = true;
+    }
+
+    private static long banMillis(Limit limit) {
+        Duration banFor = limit.banFor();
+        return (banFor != null) ? banFor.toMillis() : 0;
     }
 
     /** Says what to do with a reply, or a failure, that comes after the caller stopped waiting. */
@@ -129,28 +164,33 @@ final class DecisionCall {
 
     /** The keys, then the arguments, as Redis's EVALSHA takes them. */
     byte[][] keysAndArgs() {
-        if (this.added != this.limits) {
+        byte[][] keysAndArgs = this.keysAndArgs;
+        if (this.added != this.limits || keysAndArgs == null) {
             throw new IllegalStateException("Added " + this.added + " of " + this.limits + " limits");
         }
-        return this.keysAndArgs;
+        return keysAndArgs;
     }
 
-    /** Runs this call through the general script whatever its shape: to compare the two. */
+    /**
+     * Runs this call through the general script whatever its shape: to compare the two. Called
+     * before the first {@link #add}.
+     */
     DecisionCall general() {
+        if (this.added > 0) {
+            throw new IllegalStateException("general() comes before the first limit is added");
+        }
         this.forcedGeneral = true;
         return this;
     }
 
     /** The script to run: the fixed-window fast path when the call's one limit allows it. */
     RedisScript<List<Long>> script() {
-        Limit limit = this.only;
-        return (!this.forcedGeneral && limit != null && DecisionScript.fast(this.mode, limit))
-                ? DecisionScript.FIXED_WINDOW_FAST : DecisionScript.SCRIPT;
+        return this.fast ? DecisionScript.FIXED_WINDOW_FAST : DecisionScript.SCRIPT;
     }
 
     /** How many of {@link #keysAndArgs()} are keys. */
     int numKeys() {
-        return this.limits * DecisionScript.KEYS_PER_LIMIT;
+        return this.numKeys;
     }
 
     /** How many integers the reply must hold. */

@@ -20,8 +20,9 @@ final class DecisionScript {
 
     /**
      * The same decision for one enforced fixed-window limit, with or without tiers, in the acquire
-     * mode: same keys, arguments and reply, without the clock, the tables and the read before the
-     * write that the shape never needs.
+     * mode, in a shorter layout ({@link #FAST_KEYS} key, {@link #FAST_ARGS} or
+     * {@link #TIERED_FAST_ARGS} arguments) and the same reply: without the tables and the read
+     * before the write that the shape never needs, and with the ban looked up once per window.
      */
     static final RedisScript<List<Long>> FIXED_WINDOW_FAST = LimiterScripts.fixedWindowFast();
 
@@ -40,6 +41,21 @@ final class DecisionScript {
 
     /** Arguments before the first limit's: the mode and the number of limits. */
     static final int LEADING_ARGS = 2;
+
+    /** Keys of a call in the fast path's layout: the state key alone. */
+    static final int FAST_KEYS = 1;
+
+    /** Arguments of a call in the fast path's layout without tiers: {@link #FAST}, max, window, cost. */
+    static final int FAST_ARGS = 4;
+
+    /** Arguments of a call in the fast path's layout with tiers: {@link #TIERED_FAST}, then alert-at and ban too. */
+    static final int TIERED_FAST_ARGS = 6;
+
+    /** The first argument of a fast-path call without alert or ban. */
+    static final byte[] FAST = bytes("f");
+
+    /** The first argument of a fast-path call with an alert or a ban. */
+    static final byte[] TIERED_FAST = bytes("t");
 
     /** Reply values per limit in the acquire and check modes. */
     static final int REPLY_PER_LIMIT = 6;

@@ -18,6 +18,8 @@ public final class LimitChecks {
     /** The largest integer every script value must stay under: Lua numbers are doubles. */
     static final long EXACT = 1L << 53;
 
+    static final long FIXED_WINDOW_LARGEST = 1L << 49;
+
     /** The longest window: keeps microsecond arithmetic well inside {@link #EXACT}. */
     static final Duration LONGEST_WINDOW = Duration.ofDays(3650);
 
@@ -98,7 +100,8 @@ public final class LimitChecks {
 
     /**
      * Returns the largest max an algorithm counts exactly for a window: the two-counter and bucket
-     * algorithms multiply max by the window in milliseconds (three times, at most).
+     * algorithms multiply max by the window in milliseconds (three times, at most); the fixed
+     * window's count stays below 2^51, where the script marks a window with a ban.
      * @param algorithm the algorithm, or {@code null} for the fixed window
      * @param window the window
      * @return the largest max
@@ -106,6 +109,10 @@ public final class LimitChecks {
     static long largestMax(@Nullable Algorithm algorithm, Duration window) {
         if (algorithm == Algorithm.SLIDING_WINDOW || algorithm == Algorithm.TOKEN_BUCKET) {
             return EXACT / (3 * Math.max(window.toMillis(), 1));
+        }
+        if (algorithm == null || algorithm == Algorithm.FIXED_WINDOW) {
+            // a window's count, with a call's cost on top, stays below the script's ban mark (2^51)
+            return FIXED_WINDOW_LARGEST;
         }
         return EXACT;
     }

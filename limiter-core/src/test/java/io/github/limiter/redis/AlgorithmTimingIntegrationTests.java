@@ -120,8 +120,8 @@ class AlgorithmTimingIntegrationTests {
         String key = "edge-" + UUID.randomUUID();
         Trace trace = new Trace();
         long windowMicros = WINDOW.toNanos() / 1000;
-        if (algorithm == Algorithm.SLIDING_WINDOW) {
-            // its windows are aligned: start just after an edge, like the others' first call
+        if (algorithm == Algorithm.SLIDING_WINDOW || algorithm == Algorithm.FIXED_WINDOW) {
+            // their windows are aligned: start just after an edge, like the others' first call
             Trace.until((Trace.nowMicros() / windowMicros + 1) * windowMicros + 1000);
         }
         long opened = Trace.nowMicros();

@@ -227,9 +227,12 @@ class AlgorithmsIntegrationTests {
     @ParameterizedTest
     @EnumSource(Algorithm.class)
     void staysExactForTheLargestLimitOfADay(Algorithm algorithm) {
-        long max = (algorithm == Algorithm.SLIDING_WINDOW || algorithm == Algorithm.TOKEN_BUCKET)
-                ? (1L << 53) / (3 * DAY.toMillis()) : (1L << 53) - 1;
-        Limit limit = Limit.of(max, DAY).withAlgorithm(algorithm);
+        long max = switch (algorithm) {
+            case SLIDING_WINDOW, TOKEN_BUCKET -> (1L << 53) / (3 * DAY.toMillis());
+            case FIXED_WINDOW -> 1L << 49;
+            case SLIDING_LOG -> (1L << 53) - 1;
+        };
+        Limit limit = new Limit(algorithm, max, DAY, 0, null, Limit.Mode.ENFORCE);
         List<Decision> decisions = new ArrayList<>();
         inOneAlignedWindow(DAY, () -> {
             decisions.clear();

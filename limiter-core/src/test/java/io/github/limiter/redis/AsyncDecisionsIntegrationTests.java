@@ -17,6 +17,7 @@ import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.reactive.ReactiveRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import io.lettuce.core.ClientOptions;
@@ -59,7 +60,7 @@ class AsyncDecisionsIntegrationTests {
         assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);
         assertThat(rejected.count()).isEqualTo(3);
         assertThat(rejected.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(1));
-        assertThat(redis.opsForValue().get(this.prefix + "{answers:alice}")).isEqualTo("3");
+        assertThat(FixedWindows.count(redis, this.prefix + "{answers:alice}")).isEqualTo(3);
     }
 
     @Test
@@ -72,7 +73,7 @@ class AsyncDecisionsIntegrationTests {
         }
         long allowed = decisions.stream().map(AsyncDecisionsIntegrationTests::join).filter(Decision::allowed).count();
         assertThat(allowed).isEqualTo(50);
-        assertThat(redis.opsForValue().get(this.prefix + "{burst:k}")).isEqualTo("50");
+        assertThat(FixedWindows.count(redis, this.prefix + "{burst:k}")).isEqualTo(50);
     }
 
     @Test

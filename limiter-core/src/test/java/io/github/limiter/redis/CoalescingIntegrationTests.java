@@ -125,7 +125,7 @@ class CoalescingIntegrationTests {
     @Test
     void callsMadeWhileOneIsInFlightGoTogetherAndOneThatFailsFailsAlone() {
         CoalescingScriptRunner runner = runner(this.redis, 64);
-        this.redis.opsForHash().put(this.prefix + "{wrong:k}", "field", "value");
+        this.redis.opsForList().leftPush(this.prefix + "{wrong:k}", "value");
         pauseRedis(500);
         CompletableFuture<List<Long>> first = runner.run(call("{first:k}"));
         CompletableFuture<List<Long>> good = runner.run(call("{good:k}"));

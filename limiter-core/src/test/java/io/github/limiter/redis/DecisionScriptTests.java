@@ -80,6 +80,33 @@ class DecisionScriptTests {
         assertThat(new DecisionCall(DecisionScript.PEEK, 2).replySize()).isEqualTo(6);
     }
 
+    @Test
+    void theFastPathsLayoutIsWhatItsScriptDocuments() {
+        String fast = header("fixed_window_fast.lua");
+        assertThat(fast).contains("KEYS one: the state key",
+                "'f' (no alert, no ban), max, window in ms, cost: four values",
+                "'t' (with alert or ban), max, window in ms, cost, alert-at, ban in ms: six values");
+        assertThat(DecisionScript.FAST_KEYS).isEqualTo(1);
+        assertThat(DecisionScript.FAST_ARGS).isEqualTo(4);
+        assertThat(DecisionScript.TIERED_FAST_ARGS).isEqualTo(6);
+        assertThat(new String(DecisionScript.FAST, StandardCharsets.UTF_8)).isEqualTo("f");
+        assertThat(new String(DecisionScript.TIERED_FAST, StandardCharsets.UTF_8)).isEqualTo("t");
+        DecisionCall tierless = new DecisionCall(DecisionScript.ACQUIRE, 1).add("p:{a:k}",
+                Limit.of(5, Duration.ofSeconds(1)), 1);
+        assertThat(tierless.numKeys()).isEqualTo(DecisionScript.FAST_KEYS);
+        assertThat(tierless.keysAndArgs().length).isEqualTo(DecisionScript.FAST_KEYS + DecisionScript.FAST_ARGS);
+        DecisionCall tiered = new DecisionCall(DecisionScript.ACQUIRE, 1).add("p:{a:k}",
+                Limit.of(5, Duration.ofSeconds(1)).withAlertAt(2), 1);
+        assertThat(tiered.keysAndArgs().length).isEqualTo(DecisionScript.FAST_KEYS + DecisionScript.TIERED_FAST_ARGS);
+    }
+
+    @Test
+    void theBanMarkIsAboveEveryFixedWindowCount() {
+        // what the test support reads counts with (FixedWindows) and what LimitChecks bounds max by
+        assertThat(DecisionScript.SCRIPT.getScriptAsString()).contains("local BAN_MARK = " + (1L << 51) + "\n");
+        assertThat(2 * Limit.of(1L << 49, Duration.ofDays(1)).max()).isLessThan(1L << 51);
+    }
+
     private int number(String regex) {
         Matcher matcher = Pattern.compile(regex).matcher(this.header);
         assertThat(matcher.find()).as("decide.lua's header says %s", regex).isTrue();
@@ -89,8 +116,12 @@ class DecisionScriptTests {
     }
 
     private static String header() {
+        return header("decide.lua");
+    }
+
+    private static String header(String script) {
         try (InputStream in = DecisionScriptTests.class.getClassLoader()
-            .getResourceAsStream("META-INF/limiter/scripts/decide.lua")) {
+            .getResourceAsStream("META-INF/limiter/scripts/" + script)) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             StringBuilder header = new StringBuilder();
             for (String line : text.split("\n")) {

@@ -3,14 +3,17 @@ package io.github.limiter.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,8 +21,9 @@ import static org.assertj.core.api.Assertions.within;
 
 /**
  * The fixed-window fast path decides exactly as the general script does for its shape: the same
- * outcomes, counts and tiers, call after call, from fresh keys, keys left without an expiry, and
- * bans in force; and it is taken for that shape only.
+ * outcomes, counts and tiers, call after call, from fresh keys, keys left without an expiry, counts
+ * kept under another window length, and bans in force; it looks a ban up once per window and in
+ * windows a ban marked; and it is taken for that shape only.
  */
 @WithRedis
 class FixedWindowFastPathIntegrationTests {
@@ -61,7 +65,7 @@ class FixedWindowFastPathIntegrationTests {
                     0L, 0L);
             assertThat(replies.get(5).get(0)).isEqualTo(DecisionScript.BANNED);
             assertThat(replies.get(5).get(1)).as("the refused call is not counted").isEqualTo(5L);
-            assertThat(redis.opsForValue().get(fast)).isEqualTo("5");
+            assertThat(FixedWindows.count(redis, fast)).isEqualTo(5);
             assertThat(redis.getExpire(fast + RedisKeys.ALERT)).isPositive();
             assertThat(redis.getExpire(fast + RedisKeys.BAN)).isGreaterThan(60);
             return null;
@@ -74,23 +78,70 @@ class FixedWindowFastPathIntegrationTests {
             for (int i = 0; i < 7; i++) {
                 assertSame(decide(fast, 1, false), decide(general, 1, true));
             }
-            assertThat(redis.opsForValue().get(fast)).isEqualTo("5");
+            assertThat(FixedWindows.count(redis, fast)).isEqualTo(5);
             assertThat(redis.getExpire(fast)).isPositive();
             return null;
         });
     }
 
     @Test
-    void decidesAsTheGeneralScriptForAKeyLeftWithoutExpiry() {
+    void dropsTheCountOfAWindowThatEndedAndGivesTheKeyItsExpiry() {
         compare((fast, general) -> {
-            redis.opsForValue().set(fast, "3");
-            redis.opsForValue().set(general, "3");
-            assertSame(decide(fast, 1, false), decide(general, 1, true));
+            // a window long ended, its key left without expiry (as if written by something else)
+            redis.opsForHash().put(fast, "1000", "3");
+            redis.opsForHash().put(general, "1000", "3");
+            List<Long> reply = decide(fast, 1, false);
+            assertSame(reply, decide(general, 1, true));
+            assertThat(reply.get(1)).as("counted afresh").isEqualTo(1L);
+            assertThat(redis.opsForHash().keys(fast)).doesNotContain("1000").hasSize(1);
+            assertThat(redis.opsForHash().keys(general)).doesNotContain("1000").hasSize(1);
             assertThat(redis.getExpire(fast)).isPositive();
             assertThat(redis.getExpire(general)).isPositive();
             assertSame(decide(fast, 2, false), decide(general, 2, true));
             return null;
         });
+    }
+
+    @Test
+    void carriesOverTheCountOfAWindowOfAnotherLengthStillRunning() {
+        compare((fast, general) -> {
+            // counted under a window of another length, which ends after this test (the limit's
+            // window changed while the application runs)
+            String running = Long.toString(redisMillis() + Duration.ofHours(1).toMillis());
+            redis.opsForHash().put(fast, running, "3");
+            redis.opsForHash().put(general, running, "3");
+            redis.expire(fast, Duration.ofHours(1));
+            redis.expire(general, Duration.ofHours(1));
+            List<Long> reply = decide(fast, 1, false);
+            assertSame(reply, decide(general, 1, true));
+            assertThat(reply.get(1)).as("counting on from 3").isEqualTo(4L);
+            assertThat(redis.opsForHash().keys(fast)).doesNotContain(running).hasSize(1);
+            assertThat(redis.opsForHash().keys(general)).doesNotContain(running).hasSize(1);
+            assertThat(redis.getExpire(fast)).as("the key ends with its window now").isPositive()
+                .isLessThanOrEqualTo(60);
+            assertThat(redis.getExpire(general)).isPositive().isLessThanOrEqualTo(60);
+            assertSame(decide(fast, 1, false), decide(general, 1, true));
+            return null;
+        });
+    }
+
+    @Test
+    void looksTheBanUpOnlyInTheWindowsFirstCallAndInAWindowItMarked() {
+        String key = this.prefix + "{looks:k}";
+        Limit banning = this.fivePerMinute.withBanFor(Duration.ofMinutes(2));
+        // a ban of the key, started by no call of this window: the window's first call finds it
+        redis.opsForValue().set(key + RedisKeys.BAN, "9", Duration.ofMinutes(5));
+        assertThat(decide(key, banning, 1, false).get(0)).isEqualTo(DecisionScript.BANNED);
+        assertThat(decide(key, this.fivePerMinute, 1, false).get(0))
+            .as("the window is marked: a limit without ban-for finds the ban too").isEqualTo(DecisionScript.BANNED);
+        // lifted by another means than unban (which deletes the count too): the window counts on
+        redis.delete(key + RedisKeys.BAN);
+        List<Long> after = decide(key, this.fivePerMinute, 1, false);
+        assertThat(after.subList(0, 2)).containsExactly((long) DecisionScript.ALLOWED, 1L);
+        assertThat(FixedWindows.count(redis, key)).isEqualTo(1);
+        // unmarked now: a ban written behind the script's back is not looked up until the next window
+        redis.opsForValue().set(key + RedisKeys.BAN, "9", Duration.ofMinutes(5));
+        assertThat(decide(key, this.fivePerMinute, 1, false).get(0)).isEqualTo(DecisionScript.ALLOWED);
     }
 
     @Test
@@ -149,6 +200,12 @@ class FixedWindowFastPathIntegrationTests {
         call.add(stateKey, limit, cost);
         assertThat(call.script()).isSameAs(general ? DecisionScript.SCRIPT : DecisionScript.FIXED_WINDOW_FAST);
         return this.runner.runHere(call);
+    }
+
+    private static long redisMillis() {
+        return redis.execute((RedisCallback<Long>) connection -> connection
+            .serverCommands()
+            .time(TimeUnit.MILLISECONDS));
     }
 
     /** Same outcome, count and flags; times within what passes between the two calls. */

@@ -16,6 +16,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
+import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 @WithRedis
 class TiersIntegrationTests {
@@ -75,9 +77,11 @@ class TiersIntegrationTests {
             assertThat(banned.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(15));
         }
         assertThat(this.events).containsExactly(new RateLimitBanEvent("login", "bob", Duration.ofMinutes(15)));
-        assertThat(redis.opsForValue().get(this.prefix + "{login:bob}")).isEqualTo("3");
+        assertThat(FixedWindows.count(redis, this.prefix + "{login:bob}")).isEqualTo(3);
         assertThat(redis.getExpire(this.prefix + "{login:bob}:ban", TimeUnit.SECONDS)).isBetween(890L, 900L);
-        assertThat(redis.getExpire(this.prefix + "{login:bob}", TimeUnit.SECONDS)).isBetween(50L, 60L);
+        assertThat(redis.getExpire(this.prefix + "{login:bob}", TimeUnit.MILLISECONDS)).as("until the minute ends")
+            .isCloseTo(FixedWindows.left(redis.getRequiredConnectionFactory(), Duration.ofMinutes(1)).toMillis(),
+                    within(1000L));
         assertThat(this.limiter.tryAcquire("login", "carol", limit).allowed()).isTrue();
     }
 

@@ -1,8 +1,12 @@
 package io.github.limiter.test.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
@@ -12,10 +16,12 @@ import io.github.limiter.aop.LimitDescription;
 import io.github.limiter.aop.RateLimitAdvisor;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Puts the application's rate limits in the state a test needs, and reads it back: uses up a key's
- * limit, bans a key, inspects and resets it. A bean of the test's application context with
+ * limit, bans a key, inspects and resets it, and waits for room in a limit's window. A bean of the test's application context with
  * {@link AutoConfigureLimiterRedis @AutoConfigureLimiterRedis}.
  *
  * <pre class="code">
@@ -43,11 +49,14 @@ public final class RateLimitTester {
 
     private final LimiterStateReset reset;
 
+    private final ObjectProvider<RedisConnectionFactory> connectionFactory;
+
     RateLimitTester(ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RateLimitAdvisor> advisor,
-            LimiterStateReset reset) {
+            LimiterStateReset reset, ObjectProvider<RedisConnectionFactory> connectionFactory) {
         this.rateLimiter = rateLimiter;
         this.advisor = advisor;
         this.reset = reset;
+        this.connectionFactory = connectionFactory;
     }
 
     /**
@@ -186,6 +195,53 @@ public final class RateLimitTester {
      */
     public void resetAll() {
         this.reset.run();
+    }
+
+    /**
+     * Returns once the current window of a limit has at least {@code room} left: at once, or when
+     * the next window starts. Fixed windows (and the sliding window's) are periods of Redis's
+     * clock, aligned on multiples of their length (a {@code 60s} window is a minute of the clock),
+     * so a test that expects several calls to fall in one window calls this first, with room for
+     * them; otherwise, now and then, a window ends under its calls and starts the count again.
+     * @param limitId the limit's id
+     * @param room how long the test's calls need, at most the limit's window
+     * @throws IllegalArgumentException if the application declares no limit with this id, if its
+     * algorithm's windows are not periods of the clock (sliding log, token bucket), or if
+     * {@code room} is longer than its window
+     * @since 0.1.0
+     */
+    public void awaitRoom(String limitId, Duration room) {
+        Objects.requireNonNull(room, "room must not be null");
+        Limit limit = limit(limitId);
+        if (limit.algorithm() != Algorithm.FIXED_WINDOW && limit.algorithm() != Algorithm.SLIDING_WINDOW) {
+            throw new IllegalArgumentException("Limit '" + limitId + "' counts with " + limit.algorithm()
+                    + ", whose windows are not periods of the clock: it has no window to wait for");
+        }
+        long length = limit.window().toMillis();
+        if (room.toMillis() > length) {
+            throw new IllegalArgumentException("Limit '" + limitId + "' has windows of " + limit.window()
+                    + ", which have no room for " + room);
+        }
+        RedisConnectionFactory factory = unique(this.connectionFactory, "RedisConnectionFactory");
+        // at most two looks: the second is at the start of a window, which has all of it left
+        for (int look = 0; look < 3; look++) {
+            long left = length - redisMillis(factory) % length;
+            if (left >= room.toMillis()) {
+                return;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(left + 1));
+        }
+        throw new IllegalStateException("Redis's clock gave no window of " + limit.window() + " with " + room + " left");
+    }
+
+    private static long redisMillis(RedisConnectionFactory factory) {
+        try (RedisConnection connection = factory.getConnection()) {
+            Long now = connection.serverCommands().time(TimeUnit.MILLISECONDS);
+            if (now == null) {
+                throw new IllegalStateException("Redis answered no TIME");
+            }
+            return now;
+        }
     }
 
     private RateLimiter rateLimiter() {

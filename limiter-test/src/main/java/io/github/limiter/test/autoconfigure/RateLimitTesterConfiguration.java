@@ -25,7 +25,7 @@ class RateLimitTesterConfiguration {
             ObjectProvider<RecentEvents> recentEvents) {
         // providers, since the limiter's beans come later and are gone with limiter.enabled=false
         return new RateLimitTester(rateLimiter, advisor,
-                new LimiterStateReset(properties, rateLimiter, connectionFactory, recentEvents));
+                new LimiterStateReset(properties, rateLimiter, connectionFactory, recentEvents), connectionFactory);
     }
 
 }

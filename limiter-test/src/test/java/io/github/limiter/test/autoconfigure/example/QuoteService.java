@@ -28,6 +28,19 @@ public class QuoteService {
         return "Premature optimization is the root of all evil.";
     }
 
+    /** The limit id of {@link #ping}. */
+    public static final String PINGS = "pings";
+
+    /**
+     * Answers a ping, at most five a second.
+     * @param userId the user asking
+     * @return the answer
+     */
+    @RateLimit(name = PINGS, key = "#userId", window = "1s", max = 5)
+    public String ping(String userId) {
+        return "pong";
+    }
+
     /**
      * Exports the user's quotes.
      * @param userId the user asking

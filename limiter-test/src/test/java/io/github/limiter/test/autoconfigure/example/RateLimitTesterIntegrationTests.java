@@ -72,6 +72,32 @@ class RateLimitTesterIntegrationTests {
     }
 
     @Test
+    void awaitRoomStartsTheCallsWhereTheWindowHoldsThemAll() {
+        // a window of a second is a second of Redis's clock: five calls fit it only where it has room
+        for (int round = 0; round < 3; round++) {
+            this.rateLimits.awaitRoom(QuoteService.PINGS, Duration.ofMillis(800));
+            this.rateLimits.reset(QuoteService.PINGS, "alice");
+            for (int call = 0; call < 5; call++) {
+                assertThat(this.quotes.ping("alice")).isEqualTo("pong");
+            }
+            assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.quotes.ping("alice"))
+                .satisfies(refused -> assertThat(refused.getRetryAfter()).isPositive()
+                    .isLessThanOrEqualTo(Duration.ofSeconds(1)));
+        }
+    }
+
+    @Test
+    void awaitRoomRefusesWhatNoWindowCanGive() {
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> this.rateLimits.awaitRoom(QuoteService.PINGS, Duration.ofSeconds(2)))
+            .withMessage("Limit 'pings' has windows of PT1S, which have no room for PT2S");
+        assertThatIllegalArgumentException()
+            .isThrownBy(() -> this.rateLimits.awaitRoom(QuoteService.EXPORTS, Duration.ofSeconds(1)))
+            .withMessage("Limit 'exports' counts with TOKEN_BUCKET, whose windows are not periods of the clock: it "
+                    + "has no window to wait for");
+    }
+
+    @Test
     void exhaustUsesUpATokenBucket() {
         this.rateLimits.exhaust(QuoteService.EXPORTS, "alice");
 
@@ -101,7 +127,7 @@ class RateLimitTesterIntegrationTests {
     void unknownLimitIdIsRefusedNamingTheDeclaredOnes() {
         assertThatIllegalArgumentException().isThrownBy(() -> this.rateLimits.exhaust("quote", "alice"))
             .withMessageContaining("'quote'")
-            .withMessageContaining("[exports, quotes]");
+            .withMessageContaining("[exports, pings, quotes]");
     }
 
     @Test
