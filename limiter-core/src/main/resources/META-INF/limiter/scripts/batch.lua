@@ -7,7 +7,7 @@
 -- ARGV     each call's arguments, one after the other, each call in the layout of its shape: the
 --          fast path's ('f' or 't' first, fixed_window_fast.lua), or decide.lua's (the mode first,
 --          then n, then seven values per limit)
--- Reply    each call's reply, as decide.lua's, one after the other. A call that fails (a key of
+-- Reply    each call's reply, as its layout's script gives it, one after the other. A call that fails (a key of
 --          another type, say) replies with the error's text (a string where the outcome's integer
 --          would be), then zeros to its reply's length; its neighbours are decided all the same.
 local reply, ko, ao = {}, 0, 0
@@ -17,9 +17,9 @@ while ao < args do
   local size = #reply
   local run, keys, used, replies
   if shape == 'f' then
-    run, keys, used, replies = fixed_window_fast, 1, 4, 6
+    run, keys, used, replies = fixed_window_fast, 1, 4, 3
   elseif shape == 't' then
-    run, keys, used, replies = fixed_window_fast, 1, 6, 6
+    run, keys, used, replies = fixed_window_fast, 1, 6, 3
   else
     local n = tonumber(ARGV[ao + 2])
     run, keys, used, replies = decide, 3 * n, 2 + 7 * n, n * ((shape == 'peek') and 3 or 6)

@@ -1,9 +1,12 @@
 -- limiter's scripts are assembled from these files, in this order, and loaded once:
---   the decision script:   common.lua, fixed_window_fast.lua, fixed_window.lua, sliding_log.lua,
---                          sliding_window.lua, token_bucket.lua, decide.lua, one.lua
+--   the decision script:   common.lua, fixed_window_fast.lua, algorithms.lua, fixed_window.lua,
+--                          sliding_log.lua, sliding_window.lua, token_bucket.lua, decide.lua, one.lua
 --   the coalesced script:  the same, with batch.lua in place of one.lua
 --   the fast path alone:   common.lua, fixed_window_fast.lua, one_fast.lua
--- decide.lua documents KEYS, ARGV and the reply; batch.lua how calls are put together.
+--   the fast path's coalesced script: common.lua, fixed_window_fast.lua, batch_fast.lua
+-- decide.lua documents KEYS, ARGV and the reply; fixed_window_fast.lua the fast path's layout;
+-- batch.lua how calls are put together. A script defines only what it runs: every function below
+-- is made anew on each run.
 --
 -- Time is Redis's own, never the caller's clock, so application servers with skewed clocks agree:
 -- one TIME per script run (a coalesced run of many calls included), read only once an algorithm
@@ -18,11 +21,6 @@ local function read_clock()
     NOW_US = tonumber(time[1]) * 1000000 + tonumber(time[2])
     NOW_MS = math.floor(NOW_US / 1000)
   end
-end
-
--- ceil(a / b) for a >= 0, b > 0, exact on integers
-local function ceil_div(a, b)
-  return math.floor((a + b - 1) / b)
 end
 
 -- The fixed window a call falls in: windows are periods of Redis's clock, aligned on multiples of
@@ -66,14 +64,3 @@ local function ttl_of(key, fallback)
   end
   return math.max(ttl, 0)
 end
-
--- Each algorithm has two phases, so that several limits can be decided all or nothing:
---   check(l)     reads the limit's state and returns s with
---                  s.fits   whether l.cost more calls fit
---                  s.count  the count before this call
---                  s.reset  milliseconds until the current state is gone or the window ends
---                  s.retry  milliseconds until the call would fit (when it does not)
---   commit(l, s) counts the call (cost >= 1); returns count after it, reset, and how long an
---                alert for this window lasts (so that it fires once per key and window)
--- Every key is written with its expiry in the same script, never left without one.
-local ALGORITHMS = {}

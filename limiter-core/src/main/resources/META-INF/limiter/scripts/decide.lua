@@ -85,17 +85,21 @@ local function decide(ko, ao, reply)
     elseif not all_fit then
       push(3, s.count, s.reset, 0, 0, 0)
     else
-      local count, reset, alert_ttl
+      local count, reset, alert_ttl, alert_window
       if l.cost > 0 then
-        count, reset, alert_ttl = ALGORITHMS[l.algorithm].commit(l, s)
+        count, reset, alert_ttl, alert_window = ALGORITHMS[l.algorithm].commit(l, s)
       else
         count, reset, alert_ttl = s.count, s.reset, l.window
       end
       local alert = 0
-      -- a window read in its last millisecond has a TTL of 0; the marker still needs one
-      if l.alert_at > 0 and s.count <= l.alert_at and count > l.alert_at
-          and redis.call('SET', l.alert_key, '1', 'PX', math.max(alert_ttl, 1), 'NX') then
-        alert = 1
+      if l.alert_at > 0 and s.count <= l.alert_at and count > l.alert_at then
+        if alert_window then
+          -- a fixed window's marker names its window, as the fast path's
+          alert = fixed_window_alert(l.alert_key, alert_window, alert_ttl)
+        elseif redis.call('SET', l.alert_key, '1', 'PX', math.max(alert_ttl, 1), 'NX') then
+          -- a window read in its last millisecond has a TTL of 0; the marker still needs one
+          alert = 1
+        end
       end
       push(0, count, reset, 0, alert, 0)
     end

@@ -27,7 +27,7 @@ ALGORITHMS[1] = {
     if count == l.cost or s.others then
       redis.call('PEXPIRE', l.state_key, s.window_reset)
     end
-    return unmarked(count), s.window_reset, s.window_reset
+    return unmarked(count), s.window_reset, s.window_reset, s.field
   end,
   -- a ban started here binds the fast path too: its window is marked, as the fast path marks it
   banned = function(l, s)

@@ -5,7 +5,8 @@
 -- KEYS     one: the state key (the ban and alert keys are built from it, as RedisKeys does)
 -- ARGV     'f' (no alert, no ban), max, window in ms, cost: four values
 --          't' (with alert or ban), max, window in ms, cost, alert-at, ban in ms: six values
--- Reply    six integers, as decide.lua's for 'acquire'
+-- Reply    three integers: the count, the reset (ms), and retry * 16 + outcome + alert * 4 +
+--          ban_started * 8 (each as decide.lua's for 'acquire'; the Java side unpacks them)
 --
 -- An allowed call runs one command: HINCRBY of its window's count. The first call of a window also
 -- sets the key's expiry (the window's end), carries over a count the key keeps under another
@@ -15,7 +16,7 @@
 -- rejected call is counted by nothing.
 --
 -- ko, ao   where the call's keys and arguments start in KEYS and ARGV (0 for a call on its own)
--- reply    the six integers are appended to it
+-- reply    the three integers are appended to it
 -- Returns how many arguments the call took.
 -- A fixed window's count as stored: less BAN_MARK while the window is marked.
 local function unmarked(count)
@@ -60,6 +61,17 @@ local function carry_over(state_key, field, all)
     return redis.call('HINCRBY', state_key, field, carried)
   end
   return nil
+end
+
+-- The alert of a fixed window: 1 if it fires now, once per key and window. The marker holds the
+-- window it fired in (its field), so that a marker of the window before, whose expiry may trail
+-- that window's end by a millisecond, does not stand for this one's.
+local function fixed_window_alert(alert_key, field, reset)
+  if redis.call('GET', alert_key) == field then
+    return 0
+  end
+  redis.call('SET', alert_key, field, 'PX', reset)
+  return 1
 end
 
 local function fixed_window_fast(ko, ao, reply)
@@ -117,12 +129,10 @@ local function fixed_window_fast(ko, ao, reply)
     else
       outcome, retry = 1, reset
     end
-  elseif cost > 0 and alert_at > 0 and count - cost <= alert_at and count > alert_at
-      and redis.call('SET', alert_key_of(state_key), '1', 'PX', reset, 'NX') then
-    alert = 1
+  elseif cost > 0 and alert_at > 0 and count - cost <= alert_at and count > alert_at then
+    alert = fixed_window_alert(alert_key_of(state_key), field, reset)
   end
   local r = #reply
-  reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], reply[r + 5], reply[r + 6] =
-      outcome, count, reset, retry, alert, ban_started
+  reply[r + 1], reply[r + 2], reply[r + 3] = count, reset, retry * 16 + outcome + alert * 4 + ban_started * 8
   return used
 end

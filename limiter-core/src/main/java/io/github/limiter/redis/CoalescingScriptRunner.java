@@ -32,7 +32,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * call, one read and one write for many decisions.
  *
  * <p>The calls of a run are decided one after the other by {@link DecisionScript#BATCH}, each as
- * if alone. On Redis Cluster, calls are grouped by the hash slot of their keys (every key of one
+ * if alone; a run whose every call takes the fast path, by {@link DecisionScript#FIXED_WINDOW_FAST_BATCH}. On Redis Cluster, calls are grouped by the hash slot of their keys (every key of one
  * call shares one), so that each run stays in one slot; elsewhere there is one group.
  *
  * <p>Failures: a run that fails (connection lost, timeout) fails each of its calls, and each
@@ -155,7 +155,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
         }
         try {
             // a run of one is the call's own script (the fast path or the general one), as uncoalesced
-            RedisScript<List<Long>> script = (run.size() == 1) ? run.get(0).call.script() : DecisionScript.BATCH;
+            RedisScript<List<Long>> script = (run.size() == 1) ? run.get(0).call.script() : batchScript(run);
             if (run.size() > 1) {
                 this.coalesced.add(run.size());
             }
@@ -338,6 +338,16 @@ final class CoalescingScriptRunner implements ScriptRunner {
             }
         }
 
+    }
+
+    /** The fast path's coalesced script for a run of the fast path's calls only; the general one otherwise. */
+    private static RedisScript<List<Long>> batchScript(List<Pending> run) {
+        for (Pending pending : run) {
+            if (!pending.call.fast()) {
+                return DecisionScript.BATCH;
+            }
+        }
+        return DecisionScript.FIXED_WINDOW_FAST_BATCH;
     }
 
     private static byte[][] keys(List<Pending> run) {

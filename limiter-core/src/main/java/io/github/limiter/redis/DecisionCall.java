@@ -42,7 +42,7 @@ final class DecisionCall {
 
     private final int limits;
 
-    private final int replySize;
+    private int replySize;
 
     private final byte[] mode;
 
@@ -124,6 +124,7 @@ final class DecisionCall {
         }
         this.keysAndArgs = out;
         this.numKeys = DecisionScript.FAST_KEYS;
+        this.replySize = DecisionScript.FAST_REPLY;
         this.fast = true;
     }
 
@@ -193,9 +194,19 @@ final class DecisionCall {
         return this.numKeys;
     }
 
-    /** How many integers the reply must hold. */
+    /** How many integers the reply must hold, as the script gives it. */
     int replySize() {
         return this.replySize;
+    }
+
+    /** Whether the call takes the fast path's layout, alone or in a run of such calls. */
+    boolean fast() {
+        return this.fast;
+    }
+
+    /** The reply as {@link DecisionScript#SCRIPT} gives it: the fast path's three values unpacked. */
+    List<Long> expand(List<Long> reply) {
+        return this.fast ? DecisionScript.unpackFast(reply.get(0), reply.get(1), reply.get(2)) : reply;
     }
 
     /** What becomes of a call's reply, or failure, after its caller stopped waiting for it. */

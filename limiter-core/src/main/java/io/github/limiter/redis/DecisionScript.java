@@ -26,6 +26,9 @@ final class DecisionScript {
      */
     static final RedisScript<List<Long>> FIXED_WINDOW_FAST = LimiterScripts.fixedWindowFast();
 
+    /** Several calls of the fast path's shape in one run, each as {@link #FIXED_WINDOW_FAST} decides it. */
+    static final RedisScript<List<Long>> FIXED_WINDOW_FAST_BATCH = LimiterScripts.fixedWindowFastBatch();
+
     /**
      * Several calls decided in one run, each as {@link #SCRIPT} would decide it on its own: their
      * keys one after the other, their arguments one after the other, their replies one after the
@@ -56,6 +59,12 @@ final class DecisionScript {
 
     /** The first argument of a fast-path call with an alert or a ban. */
     static final byte[] TIERED_FAST = bytes("t");
+
+    /**
+     * Reply values of a call in the fast path's layout: the count, the reset, and the retry,
+     * outcome and flags packed ({@link #unpackFast}).
+     */
+    static final int FAST_REPLY = 3;
 
     /** Reply values per limit in the acquire and check modes. */
     static final int REPLY_PER_LIMIT = 6;
@@ -97,6 +106,14 @@ final class DecisionScript {
     /** Whether a call of one limit can take the fixed-window fast path. */
     static boolean fast(byte[] mode, Limit limit) {
         return mode == ACQUIRE && limit.algorithm() == Algorithm.FIXED_WINDOW && limit.mode() == Limit.Mode.ENFORCE;
+    }
+
+    /**
+     * The six values of the acquire mode's reply from the fast path's three: the count, the reset,
+     * and retry * 16 + outcome + alert * 4 + ban started * 8.
+     */
+    static List<Long> unpackFast(long count, long reset, long packed) {
+        return List.of(packed & 3, count, reset, packed >>> 4, (packed >>> 2) & 1, (packed >>> 3) & 1);
     }
 
     private static byte[] bytes(String text) {

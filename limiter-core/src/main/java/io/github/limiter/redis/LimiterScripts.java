@@ -23,8 +23,11 @@ final class LimiterScripts {
     static final String LOCATION = "META-INF/limiter/scripts/";
 
     // what decides: shared helpers, the fast path, one file per algorithm, and the general path
-    private static final List<String> PARTS = List.of("common.lua", "fixed_window_fast.lua", "fixed_window.lua",
-            "sliding_log.lua", "sliding_window.lua", "token_bucket.lua", "decide.lua");
+    private static final List<String> PARTS = List.of("common.lua", "fixed_window_fast.lua", "algorithms.lua",
+            "fixed_window.lua", "sliding_log.lua", "sliding_window.lua", "token_bucket.lua", "decide.lua");
+
+    // the fast path's part alone
+    private static final List<String> FAST_PARTS = List.of("common.lua", "fixed_window_fast.lua");
 
     private LimiterScripts() {
     }
@@ -41,7 +44,12 @@ final class LimiterScripts {
 
     /** The fast path alone: one call of one plain fixed-window limit. */
     static RedisScript<List<Long>> fixedWindowFast() {
-        return assemble(List.of("common.lua", "fixed_window_fast.lua"), "one_fast.lua");
+        return assemble(FAST_PARTS, "one_fast.lua");
+    }
+
+    /** The fast path's coalesced script: several calls, each of one plain fixed-window limit. */
+    static RedisScript<List<Long>> fixedWindowFastBatch() {
+        return assemble(FAST_PARTS, "batch_fast.lua");
     }
 
     @SuppressWarnings({ "unchecked", "rawtypes" })

@@ -304,7 +304,7 @@ public final class RedisRateLimiter implements RateLimiter {
             this.redisUser = user;
             version = RedisPermissions.check(this.redis, this.blocking, this.keyPrefix, invalidationChannel(), user,
                     () -> RedisChecks.check(this.redis, DecisionScript.SCRIPT, DecisionScript.FIXED_WINDOW_FAST,
-                            DecisionScript.BATCH));
+                            DecisionScript.BATCH, DecisionScript.FIXED_WINDOW_FAST_BATCH));
         }
         catch (RedisPermissionException ex) {
             this.misconfiguration = ex;

@@ -40,7 +40,7 @@ interface ScriptRunner {
             }
             numbers.add(number);
         }
-        return numbers;
+        return call.expand(numbers);
     }
 
     /** The failure of a call whose caller waited as long as it may: the script may still run. */

@@ -126,6 +126,23 @@ class FixedWindowFastPathIntegrationTests {
     }
 
     @Test
+    void anAlertMarkerLeftByTheWindowBeforeDoesNotStandForThisOnes() {
+        Limit alerting = this.fivePerMinute.withAlertAt(1);
+        compare((fast, general) -> {
+            // a marker's expiry may trail its window's end by a millisecond: still there, of another window
+            redis.opsForValue().set(fast + RedisKeys.ALERT, "1000", Duration.ofMinutes(1));
+            redis.opsForValue().set(general + RedisKeys.ALERT, "1000", Duration.ofMinutes(1));
+            assertSame(decide(fast, alerting, 1, false), decide(general, alerting, 1, true));
+            List<Long> fastReply = decide(fast, alerting, 1, false);
+            assertSame(fastReply, decide(general, alerting, 1, true));
+            assertThat(fastReply.get(4)).as("the alert fires").isEqualTo(1L);
+            assertThat(decide(fast, alerting, 1, false).get(4)).as("once per window").isZero();
+            assertThat(decide(general, alerting, 1, true).get(4)).isZero();
+            return null;
+        });
+    }
+
+    @Test
     void looksTheBanUpOnlyInTheWindowsFirstCallAndInAWindowItMarked() {
         String key = this.prefix + "{looks:k}";
         Limit banning = this.fivePerMinute.withBanFor(Duration.ofMinutes(2));
