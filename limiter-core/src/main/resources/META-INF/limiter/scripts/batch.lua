@@ -26,16 +26,7 @@ while ao < args do
   end
   local ok, err = pcall(run, ko, ao, reply)
   if not ok then
-    for i = #reply, size + 1, -1 do
-      reply[i] = nil
-    end
-    if type(err) == 'table' then
-      err = err.err or err.message
-    end
-    reply[size + 1] = tostring(err)
-    for i = 2, replies do
-      reply[size + i] = 0
-    end
+    failed_call(reply, size, err, replies)
   end
   ko = ko + keys
   ao = ao + used

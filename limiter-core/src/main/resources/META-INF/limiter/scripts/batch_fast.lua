@@ -12,14 +12,7 @@ while ao < args do
   local size = #reply
   local ok, used = pcall(fixed_window_fast, ko, ao, reply)
   if not ok then
-    local err = used
-    for i = #reply, size + 1, -1 do
-      reply[i] = nil
-    end
-    if type(err) == 'table' then
-      err = err.err or err.message
-    end
-    reply[size + 1], reply[size + 2], reply[size + 3] = tostring(err), 0, 0
+    failed_call(reply, size, used, 3)
     used = (ARGV[ao + 1] == 't') and 6 or 4
   end
   ko = ko + 1
