@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
@@ -23,18 +22,25 @@ final class RateLimitHeaders {
 
     static Map<String, String> of(Headers which, List<LimitRequest> requests, List<Decision> decisions,
             Decision binding) {
-        Map<String, String> headers = new LinkedHashMap<>();
+        Map<String, String> headers = new LinkedHashMap<>(8);
         if (which == Headers.IETF || which == Headers.BOTH) {
-            StringBuilder policy = new StringBuilder();
-            StringBuilder state = new StringBuilder();
+            // on every answer of a limited endpoint: built without a stream or a string per part
+            StringBuilder policy = new StringBuilder(48);
+            StringBuilder state = new StringBuilder(48);
             for (int i = 0; i < decisions.size(); i++) {
                 Decision decision = decisions.get(i);
                 if (decision.shadow()) {
                     continue;
                 }
-                String name = name(decision.limitId());
-                append(policy, name + ";q=" + decision.limit() + ";w=" + seconds(requests.get(i).limit().window()));
-                append(state, name + ";r=" + decision.remaining() + ";t=" + seconds(resetOrRetry(decision)));
+                if (!policy.isEmpty()) {
+                    policy.append(", ");
+                    state.append(", ");
+                }
+                appendName(policy, decision.limitId());
+                policy.append(";q=").append(decision.limit()).append(";w=")
+                    .append(seconds(requests.get(i).limit().window()));
+                appendName(state, decision.limitId());
+                state.append(";r=").append(decision.remaining()).append(";t=").append(seconds(resetOrRetry(decision)));
             }
             if (!policy.isEmpty()) {
                 headers.put("RateLimit-Policy", policy.toString());
@@ -54,15 +60,14 @@ final class RateLimitHeaders {
         return decision.allowed() ? decision.resetAfter() : decision.retryAfter();
     }
 
-    private static void append(StringBuilder field, String item) {
-        field.append(field.isEmpty() ? "" : ", ").append(item);
-    }
-
-    /** A structured-field string; limit ids cannot hold whitespace, but may hold quotes. */
-    private static String name(String limitId) {
-        return limitId.chars()
-            .mapToObj(c -> (c == '"' || c == '\\' || c < 0x20 || c > 0x7e) ? "_" : String.valueOf((char) c))
-            .collect(Collectors.joining("", "\"", "\""));
+    /** The limit id as a quoted string of the header's grammar: characters it cannot hold become {@code _}. */
+    private static void appendName(StringBuilder field, String limitId) {
+        field.append('"');
+        for (int i = 0; i < limitId.length(); i++) {
+            char c = limitId.charAt(i);
+            field.append((c == '"' || c == '\\' || c < 0x20 || c > 0x7e) ? '_' : c);
+        }
+        field.append('"');
     }
 
     /** Whole seconds, rounded up. */
