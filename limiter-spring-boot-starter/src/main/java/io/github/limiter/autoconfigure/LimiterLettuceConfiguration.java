@@ -187,12 +187,13 @@ final class LimiterLettuceConfiguration {
      * Client resources with the limiter's reconnect delay, sharing the application's threads, timer,
      * event bus, DNS resolution, Netty customizer and tracing. Everything taken from the
      * application's resources is marked shared, so shutting these down leaves those running.
+     * Commands in flight when a connection drops fail ({@link InFlightCommandsOnDisconnect}).
      */
     static ClientResources resources(@Nullable ClientResources application, Duration maxReconnectDelay) {
         DefaultClientResources.Builder builder = DefaultClientResources.builder()
             .reconnectDelay(Delay.exponential(Duration.ZERO, maxReconnectDelay, 2, TimeUnit.MILLISECONDS));
         if (application == null) {
-            return builder.build();
+            return builder.nettyCustomizer(new InFlightCommandsOnDisconnect()).build();
         }
         return builder.eventLoopGroupProvider(application.eventLoopGroupProvider())
             .eventExecutorGroup(application.eventExecutorGroup())
@@ -202,7 +203,7 @@ final class LimiterLettuceConfiguration {
             // the application's publisher already reports the shared recorder
             .commandLatencyPublisherOptions(DefaultEventPublisherOptions.disabled())
             .socketAddressResolver(application.socketAddressResolver())
-            .nettyCustomizer(application.nettyCustomizer())
+            .nettyCustomizer(new InFlightCommandsOnDisconnect(application.nettyCustomizer()))
             .tracing(application.tracing())
             .build();
     }
