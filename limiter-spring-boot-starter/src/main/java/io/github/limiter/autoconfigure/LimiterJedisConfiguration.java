@@ -34,7 +34,7 @@ final class LimiterJedisConfiguration {
         return application instanceof JedisConnectionFactory;
     }
 
-    static OwnConnection connect(RedisConnectionFactory application, LimiterProperties.Redis properties) {
+    static OwnConnection connect(RedisConnectionFactory application, LimiterRedisProperties properties) {
         JedisConnectionFactory jedis = (JedisConnectionFactory) application;
         JedisClientConfiguration client = client(jedis.getClientConfiguration(), properties);
         RedisConfiguration servers = servers(jedis);
@@ -107,7 +107,7 @@ final class LimiterJedisConfiguration {
         return new JedisConnectionFactory((RedisStandaloneConfiguration) servers, client);
     }
 
-    static JedisClientConfiguration client(JedisClientConfiguration application, LimiterProperties.Redis properties) {
+    static JedisClientConfiguration client(JedisClientConfiguration application, LimiterRedisProperties properties) {
         JedisClientConfiguration.JedisClientConfigurationBuilder builder = JedisClientConfiguration.builder()
             .connectTimeout(properties.getConnectTimeout())
             .readTimeout(properties.getTimeout())

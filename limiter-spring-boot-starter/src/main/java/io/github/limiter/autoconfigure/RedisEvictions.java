@@ -62,7 +62,7 @@ public final class RedisEvictions {
     // the verdict last logged: null before the first reading
     private @Nullable Boolean reportedEvicting;
 
-    RedisEvictions(StringRedisTemplate redis, LimiterProperties.Redis properties, Duration interval) {
+    RedisEvictions(StringRedisTemplate redis, LimiterRedisProperties properties, Duration interval) {
         this.redis = redis;
         this.timeout = properties.getTimeout();
         this.requireNoEviction = properties.isRequireNoeviction();

@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
-import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
+import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
 
 /**
  * The rate-limit header fields of a response: the IETF httpapi {@code RateLimit-Policy} and
