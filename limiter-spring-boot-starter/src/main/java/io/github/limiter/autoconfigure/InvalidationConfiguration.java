@@ -32,7 +32,7 @@ class InvalidationConfiguration {
         InvalidationListenerContainer container = new InvalidationListenerContainer();
         container.setConnectionFactory(connection.subscriptionConnectionFactory());
         container.startWhen(connection::isOpen);
-        LimiterProperties.Redis redis = properties.getRedis();
+        LimiterRedisProperties redis = properties.getRedis();
         container.setMaxSubscriptionRegistrationWaitingTime(
                 redis.getConnectTimeout().toMillis() + redis.getTimeout().toMillis());
         return container;

@@ -34,7 +34,7 @@ final class LimiterJedisConfiguration {
         return application instanceof JedisConnectionFactory;
     }
 
-    static OwnConnection connect(RedisConnectionFactory application, LimiterProperties.Redis properties) {
+    static OwnConnection connect(RedisConnectionFactory application, LimiterRedisProperties properties) {
         JedisConnectionFactory jedis = (JedisConnectionFactory) application;
         JedisClientConfiguration client = client(jedis.getClientConfiguration(), properties);
         RedisConfiguration servers = servers(jedis);
@@ -107,7 +107,7 @@ final class LimiterJedisConfiguration {
         return new JedisConnectionFactory((RedisStandaloneConfiguration) servers, client);
     }
 
-    static JedisClientConfiguration client(JedisClientConfiguration application, LimiterProperties.Redis properties) {
+    static JedisClientConfiguration client(JedisClientConfiguration application, LimiterRedisProperties properties) {
         JedisClientConfiguration.JedisClientConfigurationBuilder builder = JedisClientConfiguration.builder()
             .connectTimeout(properties.getConnectTimeout())
             .readTimeout(properties.getTimeout())
@@ -119,8 +119,10 @@ final class LimiterJedisConfiguration {
             application.getHostnameVerifier().ifPresent(ssl::hostnameVerifier);
             builder = ssl.and();
         }
-        // a call waits for a pooled connection no longer than for Redis itself
-        GenericObjectPoolConfig<?> pool = application.getPoolConfig().map(GenericObjectPoolConfig::clone)
+        // a call waits for a pooled connection no longer than for Redis itself; a lambda, not
+        // GenericObjectPoolConfig::clone, which names a raw type where Spring Boot 3.5's Spring Data
+        // Redis hands out a raw GenericObjectPoolConfig
+        GenericObjectPoolConfig<?> pool = application.getPoolConfig().map((config) -> config.clone())
             .orElseGet(GenericObjectPoolConfig::new);
         pool.setMaxWait(properties.getTimeout());
         return builder.usePooling().poolConfig(pool).build();

@@ -45,7 +45,7 @@ final class LimiterLettuceConfiguration {
      * {@code onPubSubLost} runs whenever a subscription's connection drops, until Lettuce restores it.
      */
     static OwnConnection connect(RedisConnectionFactory application, RedisConfiguration servers,
-            LimiterProperties.Redis properties, Runnable onPubSubLost) {
+            LimiterRedisProperties properties, Runnable onPubSubLost) {
         LettuceConnectionFactory lettuce = (LettuceConnectionFactory) application;
         ClientResources resources = resources(lettuce.getClientConfiguration().getClientResources().orElse(null),
                 properties.getMaxReconnectDelay());
@@ -138,7 +138,7 @@ final class LimiterLettuceConfiguration {
      * failover, where Lettuce's master/replica topology would notice it 5 seconds later.
      */
     static LettuceClientConfiguration client(LettuceClientConfiguration application, boolean cluster,
-            boolean readFrom, ClientResources resources, LimiterProperties.Redis properties) {
+            boolean readFrom, ClientResources resources, LimiterRedisProperties properties) {
         LettuceClientConfiguration.LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder()
             .commandTimeout(properties.getConnectTimeout())
             .clientOptions(options(application.getClientOptions().orElse(null), cluster, properties))
@@ -162,7 +162,7 @@ final class LimiterLettuceConfiguration {
     }
 
     private static ClientOptions options(@Nullable ClientOptions application, boolean cluster,
-            LimiterProperties.Redis properties) {
+            LimiterRedisProperties properties) {
         ClientOptions from = (application != null) ? application : ClientOptions.create();
         ClientOptions.Builder builder;
         if (from instanceof ClusterClientOptions clusterOptions) {
@@ -187,12 +187,13 @@ final class LimiterLettuceConfiguration {
      * Client resources with the limiter's reconnect delay, sharing the application's threads, timer,
      * event bus, DNS resolution, Netty customizer and tracing. Everything taken from the
      * application's resources is marked shared, so shutting these down leaves those running.
+     * Commands in flight when a connection drops fail ({@link InFlightCommandsOnDisconnect}).
      */
     static ClientResources resources(@Nullable ClientResources application, Duration maxReconnectDelay) {
         DefaultClientResources.Builder builder = DefaultClientResources.builder()
             .reconnectDelay(Delay.exponential(Duration.ZERO, maxReconnectDelay, 2, TimeUnit.MILLISECONDS));
         if (application == null) {
-            return builder.build();
+            return builder.nettyCustomizer(new InFlightCommandsOnDisconnect()).build();
         }
         return builder.eventLoopGroupProvider(application.eventLoopGroupProvider())
             .eventExecutorGroup(application.eventExecutorGroup())
@@ -202,7 +203,7 @@ final class LimiterLettuceConfiguration {
             // the application's publisher already reports the shared recorder
             .commandLatencyPublisherOptions(DefaultEventPublisherOptions.disabled())
             .socketAddressResolver(application.socketAddressResolver())
-            .nettyCustomizer(application.nettyCustomizer())
+            .nettyCustomizer(new InFlightCommandsOnDisconnect(application.nettyCustomizer()))
             .tracing(application.tracing())
             .build();
     }

@@ -55,7 +55,7 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private final @Nullable Runnable closer;
 
-    private final LimiterProperties.Redis properties;
+    private final LimiterRedisProperties properties;
 
     private final String servers;
 
@@ -87,7 +87,7 @@ final class LimiterRedisConnection implements DisposableBean {
      */
     LimiterRedisConnection(RedisConnectionFactory application,
             @Nullable RedisStaticMasterReplicaConfiguration masterReplica, boolean builtByBoot,
-            LimiterProperties.Redis properties) {
+            LimiterRedisProperties properties) {
         this.properties = properties;
         OwnConnection own = own(application, masterReplica, builtByBoot, properties);
         if (own != null) {
@@ -120,7 +120,7 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private @Nullable OwnConnection own(RedisConnectionFactory application,
             @Nullable RedisStaticMasterReplicaConfiguration masterReplica, boolean builtByBoot,
-            LimiterProperties.Redis properties) {
+            LimiterRedisProperties properties) {
         if (isLettuce(application)) {
             RedisConfiguration servers = LimiterLettuceConfiguration.servers(application, masterReplica,
                     builtByBoot);
@@ -219,7 +219,7 @@ final class LimiterRedisConnection implements DisposableBean {
     }
 
     /** Waits that double from 50 ms up to {@code limiter.redis.max-reconnect-delay}. */
-    static ExponentialBackOff reconnectBackOff(LimiterProperties.Redis properties) {
+    static ExponentialBackOff reconnectBackOff(LimiterRedisProperties properties) {
         ExponentialBackOff backOff = new ExponentialBackOff(50, 2);
         backOff.setMaxInterval(properties.getMaxReconnectDelay().toMillis());
         return backOff;

@@ -31,7 +31,7 @@ class PolicyOverridesConfiguration {
             RateLimitAdvisor advisor, ApplicationEventPublisher eventPublisher, RedisRateLimiter rateLimiter,
             ObjectProvider<LocalRefusalsSubscription> subscription) {
         advisor.overrides().addListener(eventPublisher::publishEvent);
-        LimiterProperties.PolicyOverrides settings = properties.getPolicyOverrides();
+        LimiterPolicyOverridesProperties settings = properties.getPolicyOverrides();
         RedisPolicyOverrides store = new RedisPolicyOverrides(connection.template(), properties.getKeyPrefix(),
                 advisor.overrides(), settings.getPollInterval(), settings.getRetention());
         // changes are announced on the instances' invalidation channel; the instances that listen to

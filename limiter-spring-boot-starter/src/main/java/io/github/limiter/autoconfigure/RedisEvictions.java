@@ -8,7 +8,9 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.DecoratedRedisConnection;
 import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
@@ -60,7 +62,7 @@ public final class RedisEvictions {
     // the verdict last logged: null before the first reading
     private @Nullable Boolean reportedEvicting;
 
-    RedisEvictions(StringRedisTemplate redis, LimiterProperties.Redis properties, Duration interval) {
+    RedisEvictions(StringRedisTemplate redis, LimiterRedisProperties properties, Duration interval) {
         this.redis = redis;
         this.timeout = properties.getTimeout();
         this.requireNoEviction = properties.isRequireNoeviction();
@@ -150,7 +152,10 @@ public final class RedisEvictions {
     }
 
     private EvictionReading read() {
-        Properties info = this.redis.execute((RedisCallback<Properties>) connection -> {
+        Properties info = this.redis.execute((RedisCallback<Properties>) exposed -> {
+            // StringRedisTemplate hands out Spring Data Redis 3's connections in a decorator of its own
+            RedisConnection connection = (exposed instanceof DecoratedRedisConnection decorated)
+                    ? decorated.getDelegate() : exposed;
             // a cluster answers per node; elsewhere, INFO is to come from the master, as the scripts do
             if (LETTUCE_PRESENT && !(connection instanceof RedisClusterConnection)) {
                 Properties master = LettuceMasterInfo.read(connection.getNativeConnection(), this.timeout);

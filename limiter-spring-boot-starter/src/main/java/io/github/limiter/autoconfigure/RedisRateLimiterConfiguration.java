@@ -53,12 +53,12 @@ class RedisRateLimiterConfiguration {
     RedisRateLimiter rateLimiter(LimiterRedisConnection connection, LimiterProperties properties,
             ObjectProvider<RateLimitListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
             ObjectProvider<DecisionObservationConvention> observationConvention) {
-        LimiterProperties.LocalCache localCache = properties.getLocalCache();
+        LimiterLocalCacheProperties localCache = properties.getLocalCache();
         LocalRefusals localRefusals = localCache.isEnabled()
                 ? new LocalRefusals(localCache.getMaxEntries(), localCache.getMaxTime()) : null;
         // A template of its own, so the application's template customisations cannot change how
         // script arguments and replies are serialised.
-        LimiterProperties.Coalescing coalescing = properties.getRedis().getCoalescing();
+        LimiterRedisProperties.Coalescing coalescing = properties.getRedis().getCoalescing();
         RedisRateLimiter limiter = new RedisRateLimiter(connection.template(), properties.getKeyPrefix(),
                 listeners.orderedStream().toList(), localRefusals,
                 coalescing.isEnabled() ? coalescing.getMaxBatch() : 1);
@@ -114,7 +114,7 @@ class RedisRateLimiterConfiguration {
     @Bean
     @ConditionalOnMissingBean
     DecisionEvents rateLimitDecisionEvents(ApplicationEventPublisher eventPublisher, LimiterProperties properties) {
-        LimiterProperties.EventLog log = properties.getEventLog();
+        LimiterEventLogProperties log = properties.getEventLog();
         return new DecisionEvents(eventPublisher, log.getMaxLines(), log.getInterval());
     }
 

@@ -350,7 +350,7 @@ class LimiterAutoConfigurationTests {
     void coalescesConcurrentDecisionsByDefault() {
         try (EmbeddedRedis own = EmbeddedRedis.start()) {
             this.runner.withPropertyValues(ownRedis(own)).run(context -> {
-                LimiterProperties.Coalescing coalescing = context.getBean(LimiterProperties.class)
+                LimiterRedisProperties.Coalescing coalescing = context.getBean(LimiterProperties.class)
                     .getRedis()
                     .getCoalescing();
                 assertThat(coalescing.isEnabled()).isTrue();

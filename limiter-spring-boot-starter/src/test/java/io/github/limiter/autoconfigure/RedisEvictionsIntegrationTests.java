@@ -71,7 +71,7 @@ class RedisEvictionsIntegrationTests {
     void aReadingThatFailsAsTheLimiterConnectsDoesNotFailTheStart(CapturedOutput output) {
         withRedis("maxmemory 64mb", redis -> {
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lru"));
-            LimiterProperties.Redis properties = properties(true);
+            LimiterRedisProperties properties = properties(true);
             properties.setTimeout(Duration.ofMillis(100));
             RedisEvictions evictions = new RedisEvictions(redis.template(), properties, Duration.ZERO);
             // connected: a connection opening during the pause would wait for its end
@@ -130,8 +130,8 @@ class RedisEvictionsIntegrationTests {
         });
     }
 
-    private static LimiterProperties.Redis properties(boolean requireNoEviction) {
-        LimiterProperties.Redis properties = new LimiterProperties.Redis();
+    private static LimiterRedisProperties properties(boolean requireNoEviction) {
+        LimiterRedisProperties properties = new LimiterRedisProperties();
         properties.setRequireNoeviction(requireNoEviction);
         // a reading that timed out is not tried again within its interval: none may on a loaded machine
         properties.setTimeout(Duration.ofSeconds(5));

@@ -8,7 +8,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.aop.CallListenerSource;
-import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
+import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -8,8 +8,8 @@ import java.util.Map;
 
 import io.github.limiter.BlankRateLimitKeyException;
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.autoconfigure.LimiterProperties;
-import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
+import io.github.limiter.autoconfigure.LimiterWebProperties;
+import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -41,7 +41,7 @@ class RateLimitExceptionHandler {
     private final URI blankKeyType;
 
     /** The handler as {@code limiter.web.*} configures it, for Spring MVC and WebFlux alike. */
-    static RateLimitExceptionHandler of(LimiterProperties.Web web) {
+    static RateLimitExceptionHandler of(LimiterWebProperties web) {
         return new RateLimitExceptionHandler(HttpStatusCode.valueOf(web.getBanStatus()), web.getHeaders(),
                 web.getProblemTypeBase());
     }

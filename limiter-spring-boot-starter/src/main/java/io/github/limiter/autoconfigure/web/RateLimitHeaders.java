@@ -7,7 +7,7 @@ import java.util.Map;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
-import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
+import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
 
 /**
  * The rate-limit header fields of a response: the IETF httpapi {@code RateLimit-Policy} and

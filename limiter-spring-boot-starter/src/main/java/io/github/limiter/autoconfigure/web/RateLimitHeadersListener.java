@@ -6,7 +6,7 @@ import java.util.List;
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
-import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
+import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.web.context.request.RequestAttributes;

@@ -6,7 +6,7 @@ import java.util.List;
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
-import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
+import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 

@@ -2,7 +2,7 @@ package io.github.limiter.autoconfigure.web;
 
 import java.net.URI;
 
-import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
+import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
 import org.junit.jupiter.api.Test;
 import reactor.netty.http.server.HttpServer;
 

@@ -102,7 +102,7 @@ class LimiterWebMvcAutoConfigurationTests {
         @Bean
         RateLimitExceptionHandler myHandler() {
             return new RateLimitExceptionHandler(org.springframework.http.HttpStatus.FORBIDDEN,
-                    io.github.limiter.autoconfigure.LimiterProperties.Web.Headers.BOTH,
+                    io.github.limiter.autoconfigure.LimiterWebProperties.Headers.BOTH,
                     RateLimitProblemTypes.DEFAULT_BASE);
         }
 

@@ -7,7 +7,7 @@ import io.github.limiter.BlankRateLimitKeyException;
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.autoconfigure.LimiterProperties.Web.Headers;
+import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.HttpHeaders;

@@ -1,0 +1,85 @@
+package io.github.limiter.autoconfigure;
+
+import java.net.URI;
+
+/**
+ * HTTP answers for calls over a limit.
+ *
+ * @since 0.1.0
+ */
+public class LimiterWebProperties {
+
+    /**
+     * HTTP status for calls rejected because their key is banned, such as 403. Calls over a
+     * limit without a ban always get 429.
+     */
+    private int banStatus = 429;
+
+    /**
+     * Rate-limit headers on responses of limited endpoints, allowed and rejected alike: the IETF
+     * RateLimit-Policy and RateLimit fields, the X-RateLimit-* fields, both, or none.
+     */
+    private Headers headers = Headers.BOTH;
+
+    /**
+     * Base URI of the problem types of refused calls, which end in rate-limit-exceeded, banned
+     * or limiter-unavailable. Point it at your own documentation of them; it must be absolute
+     * and end with '/'. Defaults to https://limiter.github.io/problems/.
+     */
+    private URI problemTypeBase = URI.create("https://limiter.github.io/problems/");
+
+    public int getBanStatus() {
+        return this.banStatus;
+    }
+
+    public void setBanStatus(int banStatus) {
+        this.banStatus = banStatus;
+    }
+
+    public Headers getHeaders() {
+        return this.headers;
+    }
+
+    public void setHeaders(Headers headers) {
+        this.headers = headers;
+    }
+
+    public URI getProblemTypeBase() {
+        return this.problemTypeBase;
+    }
+
+    /**
+     * Sets the base URI of the problem types of refused calls.
+     * @param problemTypeBase an absolute URI ending with {@code '/'}, such as
+     * {@code https://example.com/problems/}
+     * @throws IllegalArgumentException if it is relative or does not end with {@code '/'}
+     */
+    public void setProblemTypeBase(URI problemTypeBase) {
+        // The slug is appended, so without the '/' it would run into the last path segment.
+        if (!problemTypeBase.isAbsolute() || !problemTypeBase.toString().endsWith("/")) {
+            throw new IllegalArgumentException("limiter.web.problem-type-base '" + problemTypeBase
+                    + "' must be an absolute URI ending with '/', such as 'https://example.com/problems/'");
+        }
+        this.problemTypeBase = problemTypeBase;
+    }
+
+    /**
+     * Which rate-limit headers responses carry.
+     */
+    public enum Headers {
+
+        /** The IETF httpapi fields: {@code RateLimit-Policy} and {@code RateLimit}. */
+        IETF,
+
+        /** {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and {@code X-RateLimit-Reset}. */
+        X_RATELIMIT,
+
+        /** Both sets. */
+        BOTH,
+
+        /** No rate-limit headers. */
+        NONE
+
+    }
+
+}
