@@ -47,15 +47,6 @@ free_max() { # free_max <base> -> the max that limit answers.free applies on tha
   curl -s -H "Authorization: Bearer $ADMIN" "$1/actuator/ratelimits" \
     | sed -nE 's/.*\{"limitId":"answers\.free",[^}]*"max":([0-9]+).*/\1/p'
 }
-room_in_minute() { # room_in_minute <seconds>: waits for the next minute if this one has less left
-  # A 60s window is a minute of Redis's clock (this machine's, for the demo's embedded Redis): the
-  # story's counts must not cross from one minute into the next.
-  local left=$((60 - $(date +%s) % 60))
-  if [ "$left" -lt "$1" ]; then
-    printf '   (waiting %s s for the next minute: a 60s window is a minute of the clock)\n' "$left"
-    sleep "$left"
-  fi
-}
 eventually() { # eventually <expected> <command...>: the limiter records alerts and bans a moment after the call
   local value
   for _ in $(seq 1 50); do value=$("${@:2}"); [ "$value" = "$1" ] && break; sleep 0.1; done
@@ -75,7 +66,6 @@ curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/actuator/ra
 alerts_before=$(alerts_for "$A" alice)
 
 step "alice logs in (on A and on B) and reads 10 answers, alternating"
-room_in_minute 20
 ALICE_A=$(login "$A" alice | token_of)
 ALICE_B=$(login "$B" alice | token_of)
 statuses=""
