@@ -1,5 +1,7 @@
 package io.github.limiter.test.autoconfigure.example;
 
+import java.time.Duration;
+
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.test.autoconfigure.AutoConfigureLimiterRedis;
 import io.github.limiter.test.autoconfigure.RateLimitTester;
@@ -27,10 +29,21 @@ class QuoteServiceIntegrationTests {
 
     @Test
     void fourthQuoteInAMinuteIsRefused() {
+        // the window is a minute of Redis's clock: start where it has room for the calls
+        this.rateLimits.awaitRoom(QuoteService.QUOTES, Duration.ofSeconds(5));
         for (int i = 0; i < 3; i++) {
             this.quotes.quote("alice");
         }
         assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.quotes.quote("alice"));
+    }
+
+    @Test
+    void sixthPingInASecondIsRefused() {
+        this.rateLimits.awaitRoom(QuoteService.PINGS, Duration.ofMillis(800));
+        for (int i = 0; i < 5; i++) {
+            this.quotes.ping("alice");
+        }
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.quotes.ping("alice"));
     }
 
     @Test
