@@ -11,26 +11,19 @@ ALGORITHMS[4] = {
     local w = l.window
     local capacity = l.max * w
     local used = 0
-    local h = redis.call('HMGET', l.state_key, 'u', 't', 'l', 's')
-    if h[1] or h[4] then
-      local stored
-      if h[1] then
-        stored = tonumber(h[1])
-        if tonumber(h[3]) ~= w then
-          -- the window changed while running: the same tokens, in the new unit
-          stored = math.floor(stored / tonumber(h[3]) * w)
-        end
-      else
-        -- written by an earlier version, as the tokens left
-        stored = math.max(capacity - tonumber(h[4]), 0)
+    local h = redis.call('HMGET', l.state_key, 'u', 't', 'l')
+    if h[1] then
+      local stored = tonumber(h[1])
+      if tonumber(h[3]) ~= w then
+        -- the window changed while running: the same tokens, in the new unit
+        stored = math.floor(stored / tonumber(h[3]) * w)
       end
       local elapsed = math.min(math.max(NOW_MS - tonumber(h[2]), 0), w)
       used = math.max(stored - elapsed * l.max, 0)
     end
     local level = capacity - used
     local need = l.cost * w
-    local s = { used = used, count = ceil_div(used, w), reset = ceil_div(used, l.max), retry = 0,
-                legacy = (h[4] ~= false) }
+    local s = { used = used, count = ceil_div(used, w), reset = ceil_div(used, l.max), retry = 0 }
     s.fits = level >= need
     if not s.fits then
       s.retry = math.max(ceil_div(need - level, l.max), 1)
@@ -42,9 +35,6 @@ ALGORITHMS[4] = {
     local used = s.used + l.cost * w
     local refill = ceil_div(used, l.max)
     redis.call('HSET', l.state_key, 'u', used, 't', NOW_MS, 'l', w)
-    if s.legacy then
-      redis.call('HDEL', l.state_key, 's')
-    end
     redis.call('PEXPIRE', l.state_key, refill)
     return ceil_div(used, w), refill, w
   end
