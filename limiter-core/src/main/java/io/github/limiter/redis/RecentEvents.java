@@ -57,6 +57,9 @@ public final class RecentEvents implements RateLimitListener {
 
     private static final char SEPARATOR = '\u001f';
 
+    // the version of the record's layout, its first field: a record of another version is skipped
+    static final String RECORD_VERSION = "1";
+
     private static final RedisScript<Long> RECORD = LimiterScripts.recordEvent();
 
     private final StringRedisTemplate redis;
@@ -208,20 +211,26 @@ public final class RecentEvents implements RateLimitListener {
     public record Event(String type, Instant at, String limitId, String key, long count, boolean shadow,
             String instance) {
 
+        /**
+         * The record as the list holds it: eight fields separated by U+001F, the layout's version
+         * first ({@link #RECORD_VERSION}), then type, time, limit id, key (a U+001F in it becomes
+         * {@code ?}), count, shadow and instance.
+         */
         String format() {
-            return String.join(String.valueOf(SEPARATOR), this.type, this.at.toString(), this.limitId,
+            return String.join(String.valueOf(SEPARATOR), RECORD_VERSION, this.type, this.at.toString(), this.limitId,
                     this.key.replace(SEPARATOR, '?'), Long.toString(this.count), Boolean.toString(this.shadow),
                     this.instance);
         }
 
+        /** The event a record holds, or {@code null} for a record of another version, or unreadable. */
         static @Nullable Event parse(String line) {
             String[] fields = line.split(String.valueOf(SEPARATOR), -1);
-            if (fields.length != 7) {
+            if (fields.length != 8 || !RECORD_VERSION.equals(fields[0])) {
                 return null;
             }
             try {
-                return new Event(fields[0], Instant.parse(fields[1]), fields[2], fields[3], Long.parseLong(fields[4]),
-                        Boolean.parseBoolean(fields[5]), fields[6]);
+                return new Event(fields[1], Instant.parse(fields[2]), fields[3], fields[4], Long.parseLong(fields[5]),
+                        Boolean.parseBoolean(fields[6]), fields[7]);
             }
             catch (RuntimeException ex) {
                 return null;

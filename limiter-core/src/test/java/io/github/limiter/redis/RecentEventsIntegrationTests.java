@@ -59,6 +59,22 @@ class RecentEventsIntegrationTests {
     }
 
     @Test
+    void recordsTheLayoutsVersionAndSkipsRecordsOfAnother() {
+        Limit limit = Limit.of(5, Duration.ofMinutes(1)).withAlertAt(1);
+        this.limiter.tryAcquire("versioned", "k", limit);
+        this.limiter.tryAcquire("versioned", "k", limit);
+        assertThat(this.recent.awaitWritten(Duration.ofSeconds(5))).isTrue();
+        String key = this.prefix + "events:{versioned}";
+        assertThat(redis.opsForList().index(key, 0)).startsWith(RecentEvents.RECORD_VERSION + "\u001falert\u001f");
+        // a record without the version (seven fields) and one of a later layout, beside it
+        redis.opsForList().leftPush(key, "alert\u001f2026-11-26T00:00:00Z\u001fversioned\u001fold\u001f2\u001ffalse\u001fp@h");
+        redis.opsForList().leftPush(key,
+                "2\u001falert\u001f2026-11-26T00:00:00Z\u001fversioned\u001fnew\u001f2\u001ffalse\u001fp@h\u001fmore");
+        assertThat(this.recent.recent("versioned")).singleElement()
+            .satisfies(event -> assertThat(event.key()).isEqualTo("k"));
+    }
+
+    @Test
     void keepsHostileKeysReadable() {
         Limit limit = Limit.of(5, Duration.ofMinutes(1)).withAlertAt(1);
         String hostile = "a\u001fb{c}:d";
