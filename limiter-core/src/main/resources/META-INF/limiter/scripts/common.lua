@@ -1,9 +1,9 @@
 -- limiter's scripts are assembled from these files, in this order, and loaded once:
 --   the decision script:   common.lua, fixed_window_fast.lua, algorithms.lua, fixed_window.lua,
 --                          sliding_log.lua, sliding_window.lua, token_bucket.lua, decide.lua, one.lua
---   the coalesced script:  the same, with batch.lua in place of one.lua
+--   the coalesced script:  the same, with coalesced.lua and batch.lua in place of one.lua
 --   the fast path alone:   common.lua, fixed_window_fast.lua, one_fast.lua
---   the fast path's coalesced script: common.lua, fixed_window_fast.lua, batch_fast.lua
+--   the fast path's coalesced script: common.lua, fixed_window_fast.lua, coalesced.lua, batch_fast.lua
 -- decide.lua documents KEYS, ARGV and the reply; fixed_window_fast.lua the fast path's layout;
 -- batch.lua how calls are put together. A script defines only what it runs: every function below
 -- is made anew on each run.
@@ -63,20 +63,4 @@ local function ttl_of(key, fallback)
     return fallback
   end
   return math.max(ttl, 0)
-end
-
--- In a coalesced run, the reply of a call that failed alone (a key of another type, say): what it
--- appended to reply is taken back, then the error's text stands where its first integer would,
--- with zeros to its reply's length, so that its neighbours are decided all the same.
-local function failed_call(reply, size, err, length)
-  for i = #reply, size + 1, -1 do
-    reply[i] = nil
-  end
-  if type(err) == 'table' then
-    err = err.err or err.message
-  end
-  reply[size + 1] = tostring(err)
-  for i = 2, length do
-    reply[size + i] = 0
-  end
 end

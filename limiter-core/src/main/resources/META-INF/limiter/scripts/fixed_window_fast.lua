@@ -14,10 +14,7 @@
 -- started or found in a window marks its count (BAN_MARK), so that the window's later calls look
 -- the ban up too. A call past max takes its increment back at once, in the same script, so a
 -- rejected call is counted by nothing.
---
--- ko, ao   where the call's keys and arguments start in KEYS and ARGV (0 for a call on its own)
--- reply    the three integers are appended to it
--- Returns how many arguments the call took.
+
 -- A fixed window's count as stored: less BAN_MARK while the window is marked.
 local function unmarked(count)
   if count < 0 then
@@ -26,16 +23,22 @@ local function unmarked(count)
   return count
 end
 
--- The count of a key's hash (its fields and values, as HGETALL gives them) in the windows still
--- running: the current window's, and one of another length (the limit's window changed while
--- running).
+-- The count of the i-th field of a key's hash (its fields and values, as HGETALL gives them), if
+-- its window still runs; 0 if it ended.
+local function running(all, i)
+  local ends = tonumber(all[i])
+  if ends and ends > NOW_MS then
+    return unmarked(tonumber(all[i + 1]))
+  end
+  return 0
+end
+
+-- The count of a key's hash in the windows still running: the current window's, and one of
+-- another length (the limit's window changed while running).
 local function running_count(all)
   local count = 0
   for i = 1, #all, 2 do
-    local ends = tonumber(all[i])
-    if ends and ends > NOW_MS then
-      count = count + unmarked(tonumber(all[i + 1]))
-    end
+    count = count + running(all, i)
   end
   return count
 end
@@ -48,13 +51,9 @@ local function carry_over(state_key, field, all)
   all = all or redis.call('HGETALL', state_key)
   local carried = 0
   for i = 1, #all, 2 do
-    local name = all[i]
-    if name ~= field then
-      local ends = tonumber(name)
-      if ends and ends > NOW_MS then
-        carried = carried + unmarked(tonumber(all[i + 1]))
-      end
-      redis.call('HDEL', state_key, name)
+    if all[i] ~= field then
+      carried = carried + running(all, i)
+      redis.call('HDEL', state_key, all[i])
     end
   end
   if carried > 0 then
@@ -74,6 +73,10 @@ local function fixed_window_alert(alert_key, field, reset)
   return 1
 end
 
+-- Decides one call in the layout above.
+-- ko, ao   where the call's keys and arguments start in KEYS and ARGV (0 for a call on its own)
+-- reply    the three integers are appended to it
+-- Returns how many arguments the call took.
 local function fixed_window_fast(ko, ao, reply)
   local state_key = KEYS[ko + 1]
   local max, window, cost = tonumber(ARGV[ao + 2]), tonumber(ARGV[ao + 3]), tonumber(ARGV[ao + 4])

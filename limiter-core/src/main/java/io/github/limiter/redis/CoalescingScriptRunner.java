@@ -32,8 +32,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * call, one read and one write for many decisions.
  *
  * <p>The calls of a run are decided one after the other by {@link DecisionScript#BATCH}, each as
- * if alone; a run whose every call takes the fast path, by {@link DecisionScript#FIXED_WINDOW_FAST_BATCH}. On Redis Cluster, calls are grouped by the hash slot of their keys (every key of one
- * call shares one), so that each run stays in one slot; elsewhere there is one group.
+ * if alone; a run whose every call takes the fast path, by
+ * {@link DecisionScript#FIXED_WINDOW_FAST_BATCH}. On Redis Cluster, calls are grouped by the hash
+ * slot of their keys (every key of one call shares one), so that each run stays in one slot;
+ * elsewhere there is one group.
  *
  * <p>Failures: a run that fails (connection lost, timeout) fails each of its calls, and each
  * caller then follows its own on-failure setting; {@code NOSCRIPT} is handled per run, by

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.core.io.ClassPathResource;
@@ -39,7 +40,7 @@ final class LimiterScripts {
 
     /** The coalesced decision script: several calls, one after the other. */
     static RedisScript<List<Long>> batch() {
-        return assemble(PARTS, "batch.lua");
+        return assemble(coalesced(PARTS), "batch.lua");
     }
 
     /** The fast path alone: one call of one plain fixed-window limit. */
@@ -49,7 +50,14 @@ final class LimiterScripts {
 
     /** The fast path's coalesced script: several calls, each of one plain fixed-window limit. */
     static RedisScript<List<Long>> fixedWindowFastBatch() {
-        return assemble(FAST_PARTS, "batch_fast.lua");
+        return assemble(coalesced(FAST_PARTS), "batch_fast.lua");
+    }
+
+    /** The parts of a coalesced script: those of one call, and what a run of several needs. */
+    private static List<String> coalesced(List<String> parts) {
+        List<String> all = new ArrayList<>(parts);
+        all.add("coalesced.lua");
+        return all;
     }
 
     @SuppressWarnings({ "unchecked", "rawtypes" })
