@@ -13,6 +13,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.observation.DecisionObservationContext;
 import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.WithRedis;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -120,6 +121,8 @@ class DecisionObservationIntegrationTests {
         List<LimitRequest> requests = List.of(
                 LimitRequest.of("per-minute", "carol", Limit.of(100, Duration.ofMinutes(1))),
                 LimitRequest.of("per-second", "carol", Limit.of(1, Duration.ofSeconds(1))));
+        // windows are periods of Redis's clock: the two calls start where one second has room for both
+        FixedWindows.awaitRoom(this.factory, Duration.ofSeconds(1), Duration.ofMillis(500));
         limiter.tryAcquire(requests);
         this.registry.clear();
         this.events.clear();

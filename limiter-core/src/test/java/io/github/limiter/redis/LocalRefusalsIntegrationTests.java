@@ -11,6 +11,7 @@ import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
@@ -109,7 +110,9 @@ class LocalRefusalsIntegrationTests {
     @Test
     void anOverLimitKeyIsRefusedFromMemoryUntilItsRetryInstant() {
         RedisRateLimiter limiter = limiter(new LocalRefusals(100, Duration.ofHours(1)));
-        Limit tiny = Limit.of(1, Duration.ofMillis(80));
+        Limit tiny = Limit.of(1, Duration.ofMillis(200));
+        // windows are periods of Redis's clock: the two calls start where one window has room for both
+        FixedWindows.awaitRoom(redis, Duration.ofMillis(200), Duration.ofMillis(150));
         limiter.tryAcquire("tiny", "k", tiny);
         Decision rejected = limiter.tryAcquire("tiny", "k", tiny);
         assertThat(rejected.outcome()).isEqualTo(Outcome.REJECTED);

@@ -51,7 +51,9 @@ class TiersIntegrationTests {
 
     @Test
     void alertsAgainInTheNextWindow() {
-        Limit tiny = Limit.of(5, Duration.ofMillis(40)).withAlertAt(1);
+        Limit tiny = Limit.of(5, Duration.ofMillis(200)).withAlertAt(1);
+        // windows are periods of Redis's clock: the two calls start where one window has room for both
+        FixedWindows.awaitRoom(redis, Duration.ofMillis(200), Duration.ofMillis(150));
         this.limiter.tryAcquire("tiny", "k", tiny);
         assertThat(this.limiter.tryAcquire("tiny", "k", tiny).alertRaised()).isTrue();
         awaitNewWindow("tiny", "k", tiny);
@@ -98,7 +100,9 @@ class TiersIntegrationTests {
 
     @Test
     void aBanEndsOnItsOwn() {
-        Limit limit = Limit.of(1, Duration.ofMillis(30)).withBanFor(Duration.ofMillis(60));
+        Limit limit = Limit.of(1, Duration.ofMillis(200)).withBanFor(Duration.ofMillis(60));
+        // windows are periods of Redis's clock: the two calls start where one window has room for both
+        FixedWindows.awaitRoom(redis, Duration.ofMillis(200), Duration.ofMillis(150));
         this.limiter.tryAcquire("short", "k", limit);
         assertThat(this.limiter.tryAcquire("short", "k", limit).banStarted()).isTrue();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
