@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Decides whether a call under one or more named limits may proceed, for code that does not use
  * {@link io.github.limiter.annotation.RateLimit @RateLimit}, and inspects or clears a key's state
@@ -92,6 +94,33 @@ public interface RateLimiter {
         catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
+    }
+
+    /**
+     * Decides a call without blocking, as {@link #tryAcquireAsync(List)} does, and tells one more
+     * listener about this call's decisions: for code that answers the call, such as the reactive
+     * web support, which puts the decisions in the response's headers. This default tells the
+     * listener of the binding decision, under the request of its limit, once the stage completes
+     * with a decision; a limiter that knows every decision of the call tells them all.
+     * @param requests the limits the call must pass
+     * @param alsoTell told about this call's decisions, or {@code null}
+     * @return the binding decision
+     * @since 0.1.0
+     */
+    default CompletionStage<Decision> tryAcquireAsync(List<LimitRequest> requests,
+            @Nullable RateLimitListener alsoTell) {
+        CompletionStage<Decision> decided = tryAcquireAsync(requests);
+        if (alsoTell == null) {
+            return decided;
+        }
+        return decided.thenApply(decision -> {
+            LimitRequest request = requests.stream()
+                .filter(candidate -> candidate.limitId().equals(decision.limitId()))
+                .findFirst()
+                .orElse(requests.get(0));
+            alsoTell.onDecision(List.of(request), List.of(decision), decision, Duration.ZERO);
+            return decision;
+        });
     }
 
     /**

@@ -19,7 +19,6 @@ import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
-import io.github.limiter.redis.RedisRateLimiter;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
@@ -246,16 +245,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
     CompletionStage<Decision> decideAsync(MethodLimits limits, List<LimitRequest> requests,
             @Nullable RateLimitListener alsoTell) {
         RateLimiter limiter = this.rateLimiter.get();
-        CompletionStage<Decision> decided;
-        if (limiter instanceof RedisRateLimiter redis) {
-            decided = redis.tryAcquireAsync(requests, alsoTell);
-        }
-        else {
-            decided = limiter.tryAcquireAsync(requests);
-            if (alsoTell != null) {
-                decided = decided.thenApply(decision -> tell(alsoTell, requests, decision));
-            }
-        }
+        CompletionStage<Decision> decided = limiter.tryAcquireAsync(requests, alsoTell);
         return decided.handle((decision, failure) -> {
             if (failure == null) {
                 return decision;
@@ -266,16 +256,6 @@ final class RateLimitInterceptor implements MethodInterceptor {
             }
             throw (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
         });
-    }
-
-    /** What a limiter of the application's own decided, as far as its binding decision tells. */
-    private static Decision tell(RateLimitListener listener, List<LimitRequest> requests, Decision decision) {
-        LimitRequest request = requests.stream()
-            .filter(candidate -> candidate.limitId().equals(decision.limitId()))
-            .findFirst()
-            .orElse(requests.get(0));
-        listener.onDecision(List.of(request), List.of(decision), decision, Duration.ZERO);
-        return decision;
     }
 
     /** A deny decision if any limit of the call denies on failure, else an uncounted allowance. */

@@ -221,13 +221,10 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /**
-     * Decides a call without blocking, as {@link #tryAcquireAsync(List)} does, and tells one more
-     * listener about this call's decisions: for code that answers the call, such as the reactive
-     * web support, which puts the decisions in the response's headers.
-     * @param requests the limits the call must pass
-     * @param alsoTell told about this call's decisions after the limiter's listeners, or {@code null}
-     * @return the binding decision
+     * {@inheritDoc}
+     * <p>This limiter tells the listener of every decision of the call, after its own listeners.
      */
+    @Override
     public CompletionStage<Decision> tryAcquireAsync(List<LimitRequest> requests,
             @Nullable RateLimitListener alsoTell) {
         try {
