@@ -3,7 +3,6 @@ package io.github.limiter;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.github.limiter.support.LimitChecks;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -14,7 +14,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
-import io.github.limiter.support.LimitIds;
+import io.github.limiter.LimitChecks;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -103,7 +103,7 @@ final class DecisionEngine {
     /** Checks every limit id; throws {@link IllegalArgumentException} for an invalid one. */
     static void checkLimitId(String limitId) {
         Objects.requireNonNull(limitId, "limitId must not be null");
-        String problem = LimitIds.problemWith(limitId);
+        String problem = LimitChecks.limitIdProblem(limitId);
         if (problem != null) {
             throw new IllegalArgumentException("limitId '" + limitId + "' " + problem);
         }

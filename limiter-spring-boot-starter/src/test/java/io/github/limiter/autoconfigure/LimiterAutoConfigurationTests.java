@@ -15,7 +15,7 @@ import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.reactive.ReactiveRateLimiter;
 import io.github.limiter.annotation.RateLimit;
-import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.observation.DecisionObservationConvention;
 import io.github.limiter.observation.DefaultDecisionObservationConvention;
 import io.github.limiter.redis.LocalRefusalsSubscription;

@@ -11,13 +11,13 @@ import java.util.Optional;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
-import io.github.limiter.aop.LimitDescription;
-import io.github.limiter.aop.PolicyOverride;
-import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.annotation.LimitDescription;
+import io.github.limiter.annotation.PolicyOverride;
+import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisPolicyOverrides;
-import io.github.limiter.support.Windows;
+import io.github.limiter.LimitChecks;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
@@ -205,9 +205,9 @@ public class RateLimitsEndpoint {
         if (text == null) {
             return null;
         }
-        Duration duration = Windows.parse(text);
+        Duration duration = LimitChecks.parseWindow(text);
         if (duration == null) {
-            throw new IllegalArgumentException(name + " '" + text + "' is not a duration; " + Windows.FORMATS);
+            throw new IllegalArgumentException(name + " '" + text + "' is not a duration; " + LimitChecks.WINDOW_FORMATS);
         }
         return duration;
     }

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.RedisEvictions;
 import io.github.limiter.redis.FailureKind;
 import io.github.limiter.redis.LocalRefusalsSubscription;

@@ -12,8 +12,8 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimiter;
-import io.github.limiter.aop.LimitDescription;
-import io.github.limiter.aop.RateLimitAdvisor;
+import io.github.limiter.annotation.LimitDescription;
+import io.github.limiter.annotation.RateLimitAdvisor;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.data.redis.connection.RedisConnection;

@@ -1,0 +1,140 @@
+package io.github.limiter.annotation;
+
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
+
+/**
+ * Parses key and cost expressions once, when a method's limit is first resolved, so that calls
+ * only evaluate them. A key that is just one argument ({@code #userId}) is read from the arguments
+ * without SpEL.
+ */
+final class KeyExpressions {
+
+    // #name, but not #root and #this, which SpEL reads as the root object and the current value
+    private static final Pattern VARIABLE = Pattern.compile("#(?!(root|this)$)[A-Za-z_$][A-Za-z0-9_$]*");
+
+    private final SpelExpressionParser parser = new SpelExpressionParser();
+
+    // Uses -parameters names where compiled with them, then Spring's other discoverers.
+    private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+
+    // resolvers, accessors and their caches, shared by every call's context
+    private final StandardEvaluationContext shared = new StandardEvaluationContext();
+
+    /**
+     * Creates a parser whose expressions resolve {@code @beanName} against {@code beanFactory}.
+     * @param beanFactory the bean factory, or {@code null} for expressions without bean references
+     */
+    public KeyExpressions(@Nullable BeanFactory beanFactory) {
+        if (beanFactory != null) {
+            this.shared.setBeanResolver(new BeanFactoryResolver(beanFactory));
+        }
+        // the shared context creates these lazily: create them now, before calls share them
+        this.shared.getPropertyAccessors();
+        this.shared.getIndexAccessors();
+        this.shared.getConstructorResolvers();
+        this.shared.getMethodResolvers();
+        this.shared.getTypeLocator();
+        this.shared.getTypeConverter();
+    }
+
+    /**
+     * Parses a key expression.
+     * @param expression the SpEL text; blank for one key shared by every caller
+     * @param method the method whose calls it keys, for the names of its parameters
+     * @return the parsed expression
+     * @throws ParseException if the text is not valid SpEL
+     */
+    public KeyExpression parse(String expression, Method method) {
+        if (expression.isBlank()) {
+            return KeyExpression.SHARED;
+        }
+        Expression parsed = this.parser.parseExpression(expression);
+        Calls calls = new Calls(this.shared, method, this.parameterNames);
+        String text = expression.trim();
+        if (VARIABLE.matcher(text).matches()) {
+            int index = calls.index(text.substring(1));
+            if (index >= 0) {
+                return new KeyExpression.Argument(expression, index);
+            }
+        }
+        return new KeyExpression.Spel(expression, parsed, calls);
+    }
+
+    /**
+     * Returns the variables an expression reads that name neither a parameter of the method
+     * ({@code #name}, {@code #a0}, {@code #p0}) nor a variable the limiter provides
+     * ({@code #args}, {@code #method}), such as a mistyped parameter name: it would read
+     * {@code null} on every call.
+     * @param expression the SpEL text of a key or cost; a whole number or blank text reads none
+     * @param method the method whose calls it is evaluated for
+     * @return the unknown names, in the order they appear; empty if there are none
+     * @throws ParseException if the text is not valid SpEL
+     */
+    public List<String> unknownVariables(String expression, Method method) {
+        String text = expression.trim();
+        if (text.isEmpty() || text.matches("-?\\d{1,18}")) {
+            return List.of();
+        }
+        Calls calls = new Calls(this.shared, method, this.parameterNames);
+        return ExpressionVariables.read(this.parser.parseExpression(text))
+            .stream()
+            .filter((name) -> !name.equals(Calls.ARGS) && !name.equals(Calls.METHOD) && calls.index(name) < 0)
+            .toList();
+    }
+
+    /**
+     * Describes the variables expressions of a method may read, for messages: its parameters by
+     * name (or a note that their names are not known), then the positional and other variables.
+     * @param method the method
+     * @return the description
+     */
+    public String describeVariables(Method method) {
+        int count = SuspendFunctions.parameterCount(method);
+        String[] names = this.parameterNames.getParameterNames(method);
+        if (names != null && names.length > count) {
+            names = Arrays.copyOf(names, count); // a suspend function's continuation, if named
+        }
+        String positional = (count == 0) ? "" : (count == 1) ? "#a0 or #p0, " : "#a0..#a" + (count - 1)
+                + " or #p0..#p" + (count - 1) + ", ";
+        String parameters = (count == 0) ? "the method has no parameters"
+                : (names == null) ? "the parameter names are not known (compile with -parameters to use them)"
+                        : "its parameters are " + Arrays.stream(names).map((name) -> "#" + name)
+                            .collect(Collectors.joining(", "));
+        return parameters + "; also " + positional + "#" + Calls.ARGS + " and #" + Calls.METHOD;
+    }
+
+    /**
+     * Parses a cost: a whole number, or a SpEL expression.
+     * @param cost the text; blank for one permit per call
+     * @param method the method whose calls it costs, for the names of its parameters
+     * @return the parsed cost
+     * @throws ParseException if the text is neither a whole number nor valid SpEL
+     */
+    public CostExpression parseCost(String cost, Method method) {
+        String text = cost.trim();
+        if (text.isEmpty()) {
+            return CostExpression.ONE;
+        }
+        if (text.matches("-?\\d{1,18}")) {
+            return new CostExpression.Literal(Long.parseLong(text));
+        }
+        return new CostExpression.Spel(text, this.parser.parseExpression(text),
+                new Calls(this.shared, method, this.parameterNames));
+    }
+
+}

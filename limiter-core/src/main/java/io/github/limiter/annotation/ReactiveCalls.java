@@ -1,0 +1,92 @@
+package io.github.limiter.annotation;
+
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+import io.github.limiter.Decision;
+import io.github.limiter.LimitRequest;
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimitListener;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.core.ReactiveAdapter;
+
+/**
+ * Limits a method returning a reactive type once per subscription, as Spring's own retry
+ * interceptor re-runs one: nothing happens when the method is called; each subscription is decided
+ * without blocking, and only an allowed one runs the method's body, on a clone of the invocation, and
+ * subscribes to what it returns. A refusal is an error signal carrying
+ * {@link RateLimitExceededException}, or the fallback's result.
+ *
+ * <p>A {@link RateLimitListener} found in the subscriber's Reactor context under the key
+ * {@code RateLimitListener.class} is told about the decisions made for it: the reactive web support
+ * puts the response's headers there. An observation in the context (Spring WebFlux's of the request)
+ * is the parent of the decision's. Only loaded when Reactor is on the classpath.
+ */
+final class ReactiveCalls {
+
+    /** Decides a call without blocking. */
+    @FunctionalInterface
+    interface Decide {
+
+        CompletionStage<Decision> decide(MethodLimits limits, List<LimitRequest> requests,
+                @Nullable RateLimitListener alsoTell);
+
+    }
+
+    private ReactiveCalls() {
+    }
+
+    static Object perSubscription(MethodInvocation invocation, MethodLimits limits, List<LimitRequest> requests,
+            Decide decide) {
+        ReactiveAdapter adapter = adapter(limits.returns());
+        Mono<Decision> decision = Mono.deferContextual(context -> Mono.fromCompletionStage(
+                ObservationParents.within(context,
+                        () -> decide.decide(limits, requests, context.getOrDefault(RateLimitListener.class, null)))));
+        Publisher<Object> result = adapter.isMultiValue()
+                ? decision.flatMapMany(decided -> Flux.from(body(invocation, limits, adapter, decided)))
+                : decision.flatMap(decided -> Mono.from(body(invocation, limits, adapter, decided)));
+        return adapter.fromPublisher(result);
+    }
+
+    static Object error(Returns returns, Throwable error) {
+        ReactiveAdapter adapter = adapter(returns);
+        return adapter.fromPublisher(adapter.isMultiValue() ? Flux.error(error) : Mono.error(error));
+    }
+
+    /** The publisher of one allowed subscription, of the fallback, or of the refusal. */
+    @SuppressWarnings("unchecked")
+    private static Publisher<Object> body(MethodInvocation invocation, MethodLimits limits, ReactiveAdapter adapter,
+            Decision decision) {
+        try {
+            Object result;
+            if (decision.allowed()) {
+                // a clone per subscription, so that every allowed one runs the rest of the chain
+                result = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone().proceed()
+                        : invocation.proceed();
+            }
+            else {
+                result = limits.fallBack(invocation.getThis(), invocation.getArguments(),
+                        new RateLimitExceededException(decision));
+            }
+            return (result != null) ? (Publisher<Object>) adapter.toPublisher(result) : Mono.empty();
+        }
+        catch (Throwable ex) {
+            return Mono.error(ex);
+        }
+    }
+
+    private static ReactiveAdapter adapter(Returns returns) {
+        ReactiveAdapter adapter = returns.adapter();
+        if (adapter == null) {
+            throw new IllegalStateException("No reactive adapter for " + returns);
+        }
+        return adapter;
+    }
+
+}
