@@ -1,6 +1,5 @@
 package io.github.limiter.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.cluster.SlotHash;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
@@ -104,7 +102,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
 
     @Override
     public CompletableFuture<List<Long>> run(DecisionCall call) {
-        Pending pending = new Pending(call, new CompletableFuture<>(), System.nanoTime() + this.timeoutNanos);
+        PendingCall pending = new PendingCall(call, new CompletableFuture<>(), System.nanoTime() + this.timeoutNanos);
         Group group = group(call);
         boolean waits;
         Watch watch = null;
@@ -126,9 +124,9 @@ final class CoalescingScriptRunner implements ScriptRunner {
         else if (watch != null) {
             // a run whose callers all timed out may still be in flight, its watch resting: wake it for
             // this call (a watch still to come, or one just stopped, is followed by one that sees it)
-            watch.armFor(pending.deadline);
+            watch.armFor(pending.deadline());
         }
-        return pending.result;
+        return pending.result();
     }
 
     private Group group(DecisionCall call) {
@@ -149,7 +147,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
     }
 
     // never throws: whatever fails, every call of the run gets an outcome and the group moves on
-    private void send(Group group, List<Pending> run) {
+    private void send(Group group, List<PendingCall> run) {
         this.runs.increment();
         Watch watch = new Watch(group, run);
         synchronized (group) {
@@ -157,11 +155,11 @@ final class CoalescingScriptRunner implements ScriptRunner {
         }
         try {
             // a run of one is the call's own script (the fast path or the general one), as uncoalesced
-            RedisScript<List<Long>> script = (run.size() == 1) ? run.get(0).call.script() : batchScript(run);
+            RedisScript<List<Long>> script = (run.size() == 1) ? run.get(0).call().script() : CoalescedRuns.script(run);
             if (run.size() > 1) {
                 this.coalesced.add(run.size());
             }
-            this.sender.send(script, keys(run), args(run)).whenComplete((reply, failure) -> {
+            this.sender.send(script, CoalescedRuns.keys(run), CoalescedRuns.args(run)).whenComplete((reply, failure) -> {
                 try {
                     watch.stop();
                     // Redis gets the next run before this one's callers go on
@@ -171,30 +169,30 @@ final class CoalescingScriptRunner implements ScriptRunner {
                     if (failure != null) {
                         Throwable cause = DecisionEngine.unwrap(failure);
                         run.forEach(pending -> {
-                            if (!pending.result.completeExceptionally(cause)) {
-                                pending.call.unansweredLate(cause);
+                            if (!pending.result().completeExceptionally(cause)) {
+                                pending.call().unansweredLate(cause);
                             }
                         });
                     }
                     else {
-                        distribute(run, reply);
+                        CoalescedRuns.distribute(run, reply);
                     }
                 }
             });
-            watch.at(run.get(0).deadline);
+            watch.at(run.get(0).deadline());
         }
         catch (Throwable ex) {
             // the command could not even be written (such as an error thrown while looking the
             // connection up): this run fails, and the next goes
             watch.stop();
-            run.forEach(pending -> pending.result.completeExceptionally(ex));
+            run.forEach(pending -> pending.result().completeExceptionally(ex));
             sendNext(group, watch);
         }
     }
 
     /** After a run returned (or failed): the next of those waiting goes in its place. */
     private void sendNext(Group group, Watch returned) {
-        List<Pending> run;
+        List<PendingCall> run;
         synchronized (group) {
             group.live.remove(returned);
             if (group.waiting.isEmpty()) {
@@ -223,7 +221,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
      */
     private void gather(Group group) {
         while (true) {
-            List<Pending> run;
+            List<PendingCall> run;
             synchronized (group) {
                 group.gather = null;
                 if (group.waiting.isEmpty() || group.inFlight >= this.maxInFlight) {
@@ -237,9 +235,9 @@ final class CoalescingScriptRunner implements ScriptRunner {
     }
 
     /** The oldest waiting calls, at most a run's worth; called holding the group's lock. */
-    private List<Pending> take(Group group) {
+    private List<PendingCall> take(Group group) {
         int size = Math.min(group.waiting.size(), this.maxBatch);
-        List<Pending> run = new ArrayList<>(size);
+        List<PendingCall> run = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             run.add(group.waiting.poll());
         }
@@ -261,7 +259,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
 
         private final Group group;
 
-        private final List<Pending> run;
+        private final List<PendingCall> run;
 
         private boolean stopped;
 
@@ -271,7 +269,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
         // the calls before it have earlier deadlines (read without the lock by each such call)
         private volatile boolean armed;
 
-        Watch(Group group, List<Pending> run) {
+        Watch(Group group, List<PendingCall> run) {
             this.group = group;
             this.run = run;
         }
@@ -312,29 +310,29 @@ final class CoalescingScriptRunner implements ScriptRunner {
             }
             long now = System.nanoTime();
             long next = Long.MAX_VALUE;
-            for (Pending pending : this.run) {
-                if (pending.result.isDone()) {
+            for (PendingCall pending : this.run) {
+                if (pending.result().isDone()) {
                     continue;
                 }
-                if (pending.deadline - now <= 0) {
-                    pending.result.completeExceptionally(timedOut());
+                if (pending.deadline() - now <= 0) {
+                    pending.result().completeExceptionally(timedOut());
                 }
                 else {
-                    next = Math.min(next, pending.deadline);
+                    next = Math.min(next, pending.deadline());
                 }
             }
-            List<Pending> expired = new ArrayList<>();
+            List<PendingCall> expired = new ArrayList<>();
             synchronized (this.group) {
-                Pending oldest = this.group.waiting.peek();
-                while (oldest != null && oldest.deadline - now <= 0) {
+                PendingCall oldest = this.group.waiting.peek();
+                while (oldest != null && oldest.deadline() - now <= 0) {
                     expired.add(this.group.waiting.poll());
                     oldest = this.group.waiting.peek();
                 }
                 if (oldest != null) {
-                    next = Math.min(next, oldest.deadline);
+                    next = Math.min(next, oldest.deadline());
                 }
             }
-            expired.forEach(pending -> pending.result.completeExceptionally(timedOut()));
+            expired.forEach(pending -> pending.result().completeExceptionally(timedOut()));
             if (next != Long.MAX_VALUE) {
                 at(next);
             }
@@ -342,89 +340,10 @@ final class CoalescingScriptRunner implements ScriptRunner {
 
     }
 
-    /** The fast path's coalesced script for a run of the fast path's calls only; the general one otherwise. */
-    private static RedisScript<List<Long>> batchScript(List<Pending> run) {
-        for (Pending pending : run) {
-            if (!pending.call.fast()) {
-                return DecisionScript.BATCH;
-            }
-        }
-        return DecisionScript.FIXED_WINDOW_FAST_BATCH;
-    }
-
-    private static byte[][] keys(List<Pending> run) {
-        int count = 0;
-        for (Pending pending : run) {
-            count += pending.call.numKeys();
-        }
-        byte[][] keys = new byte[count][];
-        int at = 0;
-        for (Pending pending : run) {
-            System.arraycopy(pending.call.keysAndArgs(), 0, keys, at, pending.call.numKeys());
-            at += pending.call.numKeys();
-        }
-        return keys;
-    }
-
-    private static byte[][] args(List<Pending> run) {
-        int count = 0;
-        for (Pending pending : run) {
-            count += pending.call.keysAndArgs().length - pending.call.numKeys();
-        }
-        byte[][] args = new byte[count][];
-        int at = 0;
-        for (Pending pending : run) {
-            byte[][] keysAndArgs = pending.call.keysAndArgs();
-            int length = keysAndArgs.length - pending.call.numKeys();
-            System.arraycopy(keysAndArgs, pending.call.numKeys(), args, at, length);
-            at += length;
-        }
-        return args;
-    }
-
-    /** Hands each call its part of the run's reply, or its own failure; a late call, its reply as late. */
-    private static void distribute(List<Pending> run, @Nullable List<?> reply) {
-        int expected = 0;
-        for (Pending pending : run) {
-            expected += pending.call.replySize();
-        }
-        if (reply == null || reply.size() != expected) {
-            IllegalStateException unexpected = new IllegalStateException(
-                    "Unexpected reply from the limiter script: " + reply);
-            run.forEach(pending -> pending.result.completeExceptionally(unexpected));
-            return;
-        }
-        int at = 0;
-        for (Pending pending : run) {
-            int size = pending.call.replySize();
-            List<?> part = reply.subList(at, at + size);
-            at += size;
-            Object first = part.get(0);
-            if (first instanceof byte[] error) {
-                String message = new String(error, StandardCharsets.UTF_8);
-                pending.result.completeExceptionally(
-                        LettuceScriptRunner.translate(new RedisCommandExecutionException(message)));
-                continue;
-            }
-            List<Long> numbers;
-            try {
-                numbers = ScriptRunner.numbers(part, pending.call);
-            }
-            catch (IllegalStateException ex) {
-                pending.result.completeExceptionally(ex);
-                continue;
-            }
-            if (!pending.result.complete(numbers)) {
-                // its caller stopped waiting: the decision stands, and is reported as late
-                pending.call.repliedLate(numbers);
-            }
-        }
-    }
-
     /** The calls waiting for one connection or slot, and the runs of theirs in flight. */
     private static final class Group {
 
-        private final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+        private final ArrayDeque<PendingCall> waiting = new ArrayDeque<>();
 
         private int inFlight;
 
@@ -438,11 +357,6 @@ final class CoalescingScriptRunner implements ScriptRunner {
         @Nullable Watch watch() {
             return this.live.isEmpty() ? null : this.live.get(this.live.size() - 1);
         }
-
-    }
-
-    /** A call, its caller's future, and the {@link System#nanoTime()} past which it fails. */
-    private record Pending(DecisionCall call, CompletableFuture<List<Long>> result, long deadline) {
 
     }
 

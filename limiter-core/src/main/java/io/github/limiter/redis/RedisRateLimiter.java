@@ -7,7 +7,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
@@ -22,12 +21,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.util.ClassUtils;
 
 /**
  * A {@link RateLimiter} that decides in Redis with one atomic Lua script per call, whatever the
@@ -52,12 +47,6 @@ public final class RedisRateLimiter implements RateLimiter {
      */
     public static final Duration LATE_REPLY_WINDOW = Duration.ofSeconds(10);
 
-    private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-            RedisRateLimiter.class.getClassLoader());
-
-    private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
-            RedisRateLimiter.class.getClassLoader());
-
     private final StringRedisTemplate redis;
 
     private final String keyPrefix;
@@ -68,14 +57,9 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private final DecisionObservations observations = new DecisionObservations();
 
-    private final BlockingScriptRunner blocking;
+    private final ScriptRunners runners;
 
-    private final ScriptRunner nonBlocking;
-
-    private final @Nullable LettuceScriptRunner lettuce;
-
-    // what tryAcquire runs: the blocking runner, or the coalescing one waited for
-    private final ScriptRunner waiting;
+    private final RedisLimitAdmin admin;
 
     private volatile @Nullable String redisVersion;
 
@@ -122,48 +106,13 @@ public final class RedisRateLimiter implements RateLimiter {
      */
     public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
             @Nullable LocalRefusals localRefusals, int maxBatch) {
-        if (maxBatch < 1) {
-            throw new IllegalArgumentException("maxBatch must be at least 1, not " + maxBatch);
-        }
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
         this.localRefusals = localRefusals;
-        RedisConnectionFactory factory = redis.getConnectionFactory();
-        boolean cluster = isCluster(factory);
-        this.engine = new DecisionEngine(keyPrefix, listeners, localRefusals, cluster, this::permissionMessage,
-                () -> this.misconfiguration != null);
-        this.blocking = new BlockingScriptRunner(redis);
-        if (sharesLettuceConnection(factory)) {
-            Duration timeout = LettuceScriptRunner.commandTimeout((LettuceConnectionFactory) factory);
-            this.lettuce = new LettuceScriptRunner(redis, timeout);
-            this.nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(this.lettuce, maxBatch, cluster, timeout)
-                    : this.lettuce;
-            this.waiting = waitingFor(this.nonBlocking);
-        }
-        else if (JEDIS_PRESENT && factory instanceof JedisConnectionFactory jedis) {
-            this.lettuce = null;
-            this.nonBlocking = JedisDecisions.runner(redis, jedis);
-            // Redis Cluster's connection cannot read one command longer: nothing to gain off the caller's thread
-            this.waiting = jedis.isRedisClusterAware() ? this.blocking : waitingFor(this.nonBlocking);
-        }
-        else {
-            this.lettuce = null;
-            this.nonBlocking = new OffloadedScriptRunner(this.blocking, OffloadedScriptRunner.THREADS, null);
-            this.waiting = this.blocking;
-        }
-    }
-
-    // the calling thread waits for a runner that keeps the limiter's deadline itself, so that what
-    // follows the script (memory, listeners) runs on it, as it does with the blocking runner
-    private static ScriptRunner waitingFor(ScriptRunner runner) {
-        return call -> {
-            try {
-                return CompletableFuture.completedFuture(runner.run(call).join());
-            }
-            catch (CompletionException ex) {
-                return CompletableFuture.failedFuture(DecisionEngine.unwrap(ex));
-            }
-        };
+        this.runners = ScriptRunners.of(redis, maxBatch);
+        this.engine = new DecisionEngine(keyPrefix, listeners, localRefusals, this.runners.cluster(),
+                this::permissionMessage, () -> this.misconfiguration != null);
+        this.admin = new RedisLimitAdmin(redis, this.runners.blocking(), keyPrefix, localRefusals);
     }
 
     /**
@@ -176,24 +125,10 @@ public final class RedisRateLimiter implements RateLimiter {
         this(redis, keyPrefix, List.of(new DecisionEvents(publisher)));
     }
 
-    // each client library is looked at only when it is there: either may be missing
-    private static boolean isCluster(@Nullable RedisConnectionFactory factory) {
-        if (LETTUCE_PRESENT && factory instanceof LettuceConnectionFactory lettuce) {
-            return lettuce.isClusterAware();
-        }
-        return JEDIS_PRESENT && factory instanceof JedisConnectionFactory jedis && jedis.isRedisClusterAware();
-    }
-
-    // the asynchronous commands of a shared connection outlive the connection object they come from
-    private static boolean sharesLettuceConnection(@Nullable RedisConnectionFactory factory) {
-        return LETTUCE_PRESENT && factory instanceof LettuceConnectionFactory lettuce
-                && lettuce.getShareNativeConnection();
-    }
-
     @Override
     public Decision tryAcquire(List<LimitRequest> requests) {
         try {
-            return this.observations.observe(requests, () -> this.engine.decide(requests, this.waiting, null)).join();
+            return this.observations.observe(requests, () -> this.engine.decide(requests, this.runners.waiting(), null)).join();
         }
         catch (CompletionException ex) {
             Throwable cause = DecisionEngine.unwrap(ex);
@@ -228,7 +163,7 @@ public final class RedisRateLimiter implements RateLimiter {
     public CompletionStage<Decision> tryAcquireAsync(List<LimitRequest> requests,
             @Nullable RateLimitListener alsoTell) {
         try {
-            return this.observations.observe(requests, () -> this.engine.decide(requests, this.nonBlocking, alsoTell));
+            return this.observations.observe(requests, () -> this.engine.decide(requests, this.runners.nonBlocking(), alsoTell));
         }
         catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
@@ -271,7 +206,7 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** The coalescing runner, if decisions are coalesced: for tests. */
     @Nullable CoalescingScriptRunner coalescing() {
-        return (this.nonBlocking instanceof CoalescingScriptRunner coalescing) ? coalescing : null;
+        return this.runners.coalescing();
     }
 
     /**
@@ -299,7 +234,7 @@ public final class RedisRateLimiter implements RateLimiter {
         try {
             String user = RedisPermissions.user(this.redis);
             this.redisUser = user;
-            version = RedisPermissions.check(this.redis, this.blocking, this.keyPrefix, invalidationChannel(), user,
+            version = RedisPermissions.check(this.redis, this.runners.blocking(), this.keyPrefix, invalidationChannel(), user,
                     () -> RedisChecks.check(this.redis, DecisionScript.SCRIPT, DecisionScript.FIXED_WINDOW_FAST,
                             DecisionScript.BATCH, DecisionScript.FIXED_WINDOW_FAST_BATCH));
         }
@@ -309,7 +244,7 @@ public final class RedisRateLimiter implements RateLimiter {
         }
         this.misconfiguration = null;
         this.engine.failures().permissionsGranted();
-        LettuceScriptRunner lettuce = this.lettuce;
+        LettuceScriptRunner lettuce = this.runners.lettuce();
         if (lettuce != null) {
             lettuce.prepare();
         }
@@ -376,33 +311,22 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public LimitState state(String limitId, String key, Limit limit) {
-        Objects.requireNonNull(key, "key must not be null");
-        checkLimitId(limitId);
-        List<Long> reply = this.blocking
-            .runHere(new DecisionCall(DecisionScript.PEEK, 1).add(RedisKeys.state(this.keyPrefix, limitId, key), limit, 0));
-        return new LimitState(reply.get(0), Duration.ofMillis(reply.get(1)), Duration.ofMillis(reply.get(2)));
+        return this.admin.state(limitId, key, limit);
     }
 
     @Override
     public Duration banTimeLeft(String limitId, String key) {
-        Long ttl = this.redis.getExpire(keys(limitId, key, false).get(1), TimeUnit.MILLISECONDS);
-        return (ttl != null && ttl > 0) ? Duration.ofMillis(ttl) : Duration.ZERO;
+        return this.admin.banTimeLeft(limitId, key);
     }
 
     @Override
     public boolean unban(String limitId, String key) {
-        List<String> keys = keys(limitId, key, false);
-        boolean banned = Boolean.TRUE.equals(this.redis.delete(keys.get(1)));
-        this.redis.delete(List.of(keys.get(0), keys.get(2), keys.get(0) + RedisKeys.SHADOW_BAN));
-        forgetEverywhere(keys.get(0));
-        return banned;
+        return this.admin.unban(limitId, key);
     }
 
     @Override
     public void reset(String limitId, String key) {
-        List<String> keys = keys(limitId, key, false);
-        this.redis.delete(List.of(keys.get(0), keys.get(1), keys.get(2), keys.get(0) + RedisKeys.SHADOW_BAN));
-        forgetEverywhere(keys.get(0));
+        this.admin.reset(limitId, key);
     }
 
     /**
@@ -431,23 +355,6 @@ public final class RedisRateLimiter implements RateLimiter {
     /** What Redis's refusal of a permission means for the limiter, and what to grant. */
     String permissionMessage(String refusal) {
         return RedisPermissions.message(this.redisUser, refusal, this.keyPrefix, invalidationChannel());
-    }
-
-    private void forgetEverywhere(String stateKey) {
-        if (this.localRefusals != null) {
-            this.localRefusals.forget(stateKey);
-            this.redis.convertAndSend(invalidationChannel(), stateKey);
-        }
-    }
-
-    private List<String> keys(String limitId, String key, boolean shadow) {
-        Objects.requireNonNull(key, "key must not be null");
-        checkLimitId(limitId);
-        return RedisKeys.of(this.keyPrefix, limitId, key, shadow);
-    }
-
-    private static void checkLimitId(String limitId) {
-        DecisionEngine.checkLimitId(limitId);
     }
 
     /**

@@ -1,0 +1,77 @@
+package io.github.limiter.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import io.github.limiter.Limit;
+import io.github.limiter.LimitState;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * A limiter's operations on one key's state, besides decisions: reading it, and lifting a ban or
+ * resetting a key on every instance (this one forgets the key's remembered refusal and tells the
+ * others on the invalidation channel).
+ */
+final class RedisLimitAdmin {
+
+    private final StringRedisTemplate redis;
+
+    private final BlockingScriptRunner blocking;
+
+    private final String keyPrefix;
+
+    private final @Nullable LocalRefusals localRefusals;
+
+    RedisLimitAdmin(StringRedisTemplate redis, BlockingScriptRunner blocking, String keyPrefix,
+            @Nullable LocalRefusals localRefusals) {
+        this.redis = redis;
+        this.blocking = blocking;
+        this.keyPrefix = keyPrefix;
+        this.localRefusals = localRefusals;
+    }
+
+    LimitState state(String limitId, String key, Limit limit) {
+        Objects.requireNonNull(key, "key must not be null");
+        DecisionEngine.checkLimitId(limitId);
+        List<Long> reply = this.blocking
+            .runHere(new DecisionCall(DecisionScript.PEEK, 1).add(RedisKeys.state(this.keyPrefix, limitId, key), limit, 0));
+        return new LimitState(reply.get(0), Duration.ofMillis(reply.get(1)), Duration.ofMillis(reply.get(2)));
+    }
+
+    Duration banTimeLeft(String limitId, String key) {
+        Long ttl = this.redis.getExpire(keys(limitId, key).get(1), TimeUnit.MILLISECONDS);
+        return (ttl != null && ttl > 0) ? Duration.ofMillis(ttl) : Duration.ZERO;
+    }
+
+    boolean unban(String limitId, String key) {
+        List<String> keys = keys(limitId, key);
+        boolean banned = Boolean.TRUE.equals(this.redis.delete(keys.get(1)));
+        this.redis.delete(List.of(keys.get(0), keys.get(2), keys.get(0) + RedisKeys.SHADOW_BAN));
+        forgetEverywhere(keys.get(0));
+        return banned;
+    }
+
+    void reset(String limitId, String key) {
+        List<String> keys = keys(limitId, key);
+        this.redis.delete(List.of(keys.get(0), keys.get(1), keys.get(2), keys.get(0) + RedisKeys.SHADOW_BAN));
+        forgetEverywhere(keys.get(0));
+    }
+
+    private void forgetEverywhere(String stateKey) {
+        if (this.localRefusals != null) {
+            this.localRefusals.forget(stateKey);
+            this.redis.convertAndSend(RedisRateLimiter.invalidationChannel(this.keyPrefix), stateKey);
+        }
+    }
+
+    private List<String> keys(String limitId, String key) {
+        Objects.requireNonNull(key, "key must not be null");
+        DecisionEngine.checkLimitId(limitId);
+        return RedisKeys.of(this.keyPrefix, limitId, key, false);
+    }
+
+}
