@@ -22,11 +22,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class DecisionCall {
 
-    private static final byte[] BAN = bytes(RedisKeys.BAN);
+    private static final byte[] BAN = bytes(RedisLayout.BAN);
 
-    private static final byte[] SHADOW_BAN = bytes(RedisKeys.SHADOW_BAN);
+    private static final byte[] SHADOW_BAN = bytes(RedisLayout.SHADOW_BAN);
 
-    private static final byte[] ALERT = bytes(RedisKeys.ALERT);
+    private static final byte[] ALERT = bytes(RedisLayout.ALERT);
 
     // small numbers (algorithms, flags, costs, counts of limits) are encoded once
     private static final byte[][] SMALL = new byte[1024][];

@@ -1,9 +1,10 @@
 package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,8 +38,9 @@ import org.springframework.util.backoff.BackOffExecution;
  * instance is not missed; each time it subscribes, the limiter's memory starts empty. Every change
  * of state is logged once.
  *
- * <p>The same channel carries {@linkplain #onAnnouncement announcements}: messages that name no
- * state key, such as a change of the policy overrides, each with its own action.
+ * <p>The same container hears other channels for other kinds of message
+ * ({@link #onMessageOn}), such as the announcements of a change of the policy overrides, each
+ * channel with its own action.
  *
  * <p>Internal API; it may change in any release.
  */
@@ -68,7 +70,7 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
 
     private volatile @Nullable ScheduledExecutorService starter;
 
-    private final Map<String, Runnable> announcements = new ConcurrentHashMap<>();
+    private final List<Runnable> announcements = new CopyOnWriteArrayList<>();
 
     /**
      * Creates the subscription; {@link #start()} subscribes.
@@ -157,28 +159,21 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
     }
 
     /**
-     * Runs an action, on the container's thread, each time another instance announces something
-     * on the channel with the given message, and each time the subscription starts (an
-     * announcement made while it was down is lost); keep it quick. Every other message is a state
-     * key to forget.
-     * @param message the message, which must not be a state key, such as
-     * {@link RedisPolicyOverrides#announcement()}
+     * Runs an action, on the container's thread, each time a message comes on another channel,
+     * and each time the subscription starts (a message sent while it was down is lost); keep it
+     * quick. The channel carries one kind of message, such as
+     * {@link RedisPolicyOverrides#channel()}; this subscription's own channel carries state keys.
+     * @param channel the channel
      * @param action what to do
      */
-    public void onAnnouncement(String message, Runnable action) {
-        this.announcements.put(message, action);
+    public void onMessageOn(String channel, Runnable action) {
+        this.announcements.add(action);
+        this.container.addMessageListener((message, pattern) -> action.run(), new ChannelTopic(channel));
     }
 
     @Override
     public void onMessage(Message message, byte @Nullable [] pattern) {
-        String body = new String(message.getBody(), StandardCharsets.UTF_8);
-        Runnable announced = this.announcements.get(body);
-        if (announced != null) {
-            announced.run();
-        }
-        else {
-            this.limiter.forgetLocally(body);
-        }
+        this.limiter.forgetLocally(new String(message.getBody(), StandardCharsets.UTF_8));
     }
 
     @Override
@@ -251,7 +246,7 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
             logger.info("Rate limiting hears unbans and resets from other instances on '"
                     + this.limiter.invalidationChannel() + "'; refusing known-refused keys from memory");
             // what was announced while this instance was not subscribed is lost: act as if it was heard
-            this.announcements.values().forEach(Runnable::run);
+            this.announcements.forEach(Runnable::run);
         }
         else if (isRunning()) {
             logger.warn("Rate limiting lost its subscription to unbans and resets from other instances; until it "

@@ -194,7 +194,7 @@ public final class RecentEvents implements RateLimitListener {
     }
 
     private String key(String limitId) {
-        return this.keyPrefix + "events:{" + limitId + "}";
+        return RedisLayout.events(this.keyPrefix, limitId);
     }
 
     /**

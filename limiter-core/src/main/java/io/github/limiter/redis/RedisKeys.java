@@ -21,12 +21,6 @@ import java.util.List;
  */
 final class RedisKeys {
 
-    static final String BAN = ":ban";
-
-    static final String SHADOW_BAN = ":shadow-ban";
-
-    static final String ALERT = ":alert";
-
     static final int LONGEST = 200;
 
     private RedisKeys() {
@@ -84,7 +78,7 @@ final class RedisKeys {
 
     /** Returns the state, ban and alert keys for a state key already built. */
     static List<String> of(String state, boolean shadow) {
-        return List.of(state, state + (shadow ? SHADOW_BAN : BAN), state + ALERT);
+        return List.of(state, state + (shadow ? RedisLayout.SHADOW_BAN : RedisLayout.BAN), state + RedisLayout.ALERT);
     }
 
 }

@@ -50,14 +50,14 @@ final class RedisLimitAdmin {
     boolean unban(String limitId, String key) {
         List<String> keys = keys(limitId, key);
         boolean banned = Boolean.TRUE.equals(this.redis.delete(keys.get(1)));
-        this.redis.delete(List.of(keys.get(0), keys.get(2), keys.get(0) + RedisKeys.SHADOW_BAN));
+        this.redis.delete(List.of(keys.get(0), keys.get(2), keys.get(0) + RedisLayout.SHADOW_BAN));
         forgetEverywhere(keys.get(0));
         return banned;
     }
 
     void reset(String limitId, String key) {
         List<String> keys = keys(limitId, key);
-        this.redis.delete(List.of(keys.get(0), keys.get(1), keys.get(2), keys.get(0) + RedisKeys.SHADOW_BAN));
+        this.redis.delete(List.of(keys.get(0), keys.get(1), keys.get(2), keys.get(0) + RedisLayout.SHADOW_BAN));
         forgetEverywhere(keys.get(0));
     }
 

@@ -31,7 +31,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Keeps the policy overrides of every instance in Redis, and applies them here: one hash,
  * {@code <prefix>policy-overrides}, with a field per policy and value ({@code free/max}), read by
  * every instance every {@code pollInterval}. A change made on this instance applies here at once;
- * it is {@linkplain #announceOn(String) announced} to the others, which read the hash as soon as
+ * it is announced to the others on a channel of its own ({@link #channel()}), and those that
+ * listen ({@link #changedElsewhere()}) read the hash as soon as
  * they hear it (and each time their subscription starts, since an announcement made while it was
  * down is lost), and every other instance applies it within one {@code pollInterval} (plus a Redis
  * round trip) even if it missed the announcement. An instance that cannot reach Redis keeps the
@@ -81,7 +82,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
 
     private volatile long renewedAt;
 
-    private volatile @Nullable String announcements;
+    private final String channel;
 
     /**
      * Creates the store; {@link #start()} begins reading.
@@ -96,28 +97,21 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     public RedisPolicyOverrides(StringRedisTemplate redis, String keyPrefix, PolicyOverrides overrides,
             Duration pollInterval, Duration retention) {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
-        this.key = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null") + "policy-overrides";
+        this.key = RedisLayout.policyOverrides(Objects.requireNonNull(keyPrefix, "keyPrefix must not be null"));
+        this.channel = RedisLayout.policyChangesChannel(keyPrefix);
         this.overrides = Objects.requireNonNull(overrides, "overrides must not be null");
         this.pollInterval = pollInterval;
         this.retention = retention;
     }
 
     /**
-     * Announces each change this instance makes on a pub/sub channel, so that the instances that
-     * listen to it read the overrides at once instead of at their next poll. The message is the
-     * overrides' key; see {@link #announcement()}.
-     * @param channel the channel, such as {@link RedisRateLimiter#invalidationChannel()}
+     * Returns the pub/sub channel on which each change this instance makes is announced, so that
+     * the instances that listen to it read the overrides at once instead of at their next poll. It
+     * carries nothing else.
+     * @return the channel, {@code <prefix>policy-changes}
      */
-    public void announceOn(String channel) {
-        this.announcements = Objects.requireNonNull(channel, "channel must not be null");
-    }
-
-    /**
-     * Returns the message that announces a change of the overrides.
-     * @return the overrides' key in Redis, which no other message on the channel can be
-     */
-    public String announcement() {
-        return this.key;
+    public String channel() {
+        return this.channel;
     }
 
     /**
@@ -191,12 +185,8 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     }
 
     private void announce() {
-        String channel = this.announcements;
-        if (channel == null) {
-            return;
-        }
         try {
-            this.redis.convertAndSend(channel, this.key);
+            this.redis.convertAndSend(this.channel, this.key);
         }
         catch (RuntimeException ex) {
             // written and applied here: the others read it at their next poll instead

@@ -339,7 +339,7 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     static String invalidationChannel(String keyPrefix) {
-        return keyPrefix + "local-refusals";
+        return RedisLayout.localRefusalsChannel(keyPrefix);
     }
 
     /**

@@ -66,8 +66,8 @@ class FixedWindowFastPathIntegrationTests {
             assertThat(replies.get(5).get(0)).isEqualTo(DecisionScript.BANNED);
             assertThat(replies.get(5).get(1)).as("the refused call is not counted").isEqualTo(5L);
             assertThat(FixedWindows.count(redis, fast)).isEqualTo(5);
-            assertThat(redis.getExpire(fast + RedisKeys.ALERT)).isPositive();
-            assertThat(redis.getExpire(fast + RedisKeys.BAN)).isGreaterThan(60);
+            assertThat(redis.getExpire(fast + RedisLayout.ALERT)).isPositive();
+            assertThat(redis.getExpire(fast + RedisLayout.BAN)).isGreaterThan(60);
             return null;
         });
     }
@@ -130,8 +130,8 @@ class FixedWindowFastPathIntegrationTests {
         Limit alerting = this.fivePerMinute.withAlertAt(1);
         compare((fast, general) -> {
             // a marker's expiry may trail its window's end by a millisecond: still there, of another window
-            redis.opsForValue().set(fast + RedisKeys.ALERT, "1000", Duration.ofMinutes(1));
-            redis.opsForValue().set(general + RedisKeys.ALERT, "1000", Duration.ofMinutes(1));
+            redis.opsForValue().set(fast + RedisLayout.ALERT, "1000", Duration.ofMinutes(1));
+            redis.opsForValue().set(general + RedisLayout.ALERT, "1000", Duration.ofMinutes(1));
             assertSame(decide(fast, alerting, 1, false), decide(general, alerting, 1, true));
             List<Long> fastReply = decide(fast, alerting, 1, false);
             assertSame(fastReply, decide(general, alerting, 1, true));
@@ -147,34 +147,34 @@ class FixedWindowFastPathIntegrationTests {
         String key = this.prefix + "{looks:k}";
         Limit banning = this.fivePerMinute.withBanFor(Duration.ofMinutes(2));
         // a ban of the key, started by no call of this window: the window's first call finds it
-        redis.opsForValue().set(key + RedisKeys.BAN, "9", Duration.ofMinutes(5));
+        redis.opsForValue().set(key + RedisLayout.BAN, "9", Duration.ofMinutes(5));
         assertThat(decide(key, banning, 1, false).get(0)).isEqualTo(DecisionScript.BANNED);
         assertThat(decide(key, this.fivePerMinute, 1, false).get(0))
             .as("the window is marked: a limit without ban-for finds the ban too").isEqualTo(DecisionScript.BANNED);
         // lifted by another means than unban (which deletes the count too): the window counts on
-        redis.delete(key + RedisKeys.BAN);
+        redis.delete(key + RedisLayout.BAN);
         List<Long> after = decide(key, this.fivePerMinute, 1, false);
         assertThat(after.subList(0, 2)).containsExactly((long) DecisionScript.ALLOWED, 1L);
         assertThat(FixedWindows.count(redis, key)).isEqualTo(1);
         // unmarked now: a ban written behind the script's back is not looked up until the next window
-        redis.opsForValue().set(key + RedisKeys.BAN, "9", Duration.ofMinutes(5));
+        redis.opsForValue().set(key + RedisLayout.BAN, "9", Duration.ofMinutes(5));
         assertThat(decide(key, this.fivePerMinute, 1, false).get(0)).isEqualTo(DecisionScript.ALLOWED);
     }
 
     @Test
     void aBanInForceStillBindsAsInTheGeneralScript() {
         compare((fast, general) -> {
-            redis.opsForValue().set(fast + RedisKeys.BAN, "9", Duration.ofMinutes(5));
-            redis.opsForValue().set(general + RedisKeys.BAN, "9", Duration.ofMinutes(5));
+            redis.opsForValue().set(fast + RedisLayout.BAN, "9", Duration.ofMinutes(5));
+            redis.opsForValue().set(general + RedisLayout.BAN, "9", Duration.ofMinutes(5));
             List<Long> fastReply = decide(fast, 1, false);
             assertSame(fastReply, decide(general, 1, true));
             assertThat(fastReply.get(0)).isEqualTo(DecisionScript.BANNED);
             assertThat(fastReply.get(3)).isGreaterThan(Duration.ofMinutes(4).toMillis());
             // a ban key left without expiry gets the window, in both
-            redis.persist(fast + RedisKeys.BAN);
-            redis.persist(general + RedisKeys.BAN);
+            redis.persist(fast + RedisLayout.BAN);
+            redis.persist(general + RedisLayout.BAN);
             assertSame(decide(fast, 1, false), decide(general, 1, true));
-            assertThat(redis.getExpire(fast + RedisKeys.BAN)).isPositive().isLessThanOrEqualTo(60);
+            assertThat(redis.getExpire(fast + RedisLayout.BAN)).isPositive().isLessThanOrEqualTo(60);
             return null;
         });
     }

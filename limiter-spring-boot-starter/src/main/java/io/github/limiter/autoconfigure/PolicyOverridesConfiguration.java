@@ -28,16 +28,15 @@ class PolicyOverridesConfiguration {
 
     @Bean
     RedisPolicyOverrides limiterPolicyOverrides(LimiterRedisConnection connection, LimiterProperties properties,
-            RateLimitAdvisor advisor, ApplicationEventPublisher eventPublisher, RedisRateLimiter rateLimiter,
+            RateLimitAdvisor advisor, ApplicationEventPublisher eventPublisher,
             ObjectProvider<LocalRefusalsSubscription> subscription) {
         advisor.overrides().addListener(eventPublisher::publishEvent);
         LimiterPolicyOverridesProperties settings = properties.getPolicyOverrides();
         RedisPolicyOverrides store = new RedisPolicyOverrides(connection.template(), properties.getKeyPrefix(),
                 advisor.overrides(), settings.getPollInterval(), settings.getRetention());
-        // changes are announced on the instances' invalidation channel; the instances that listen to
-        // it (local-cache on) read them at once, the others at their next poll
-        store.announceOn(rateLimiter.invalidationChannel());
-        subscription.ifAvailable((heard) -> heard.onAnnouncement(store.announcement(), store::changedElsewhere));
+        // changes are announced on a channel of their own; the instances that listen to it (local-cache
+        // on) read them at once, the others at their next poll
+        subscription.ifAvailable((heard) -> heard.onMessageOn(store.channel(), store::changedElsewhere));
         return store;
     }
 
