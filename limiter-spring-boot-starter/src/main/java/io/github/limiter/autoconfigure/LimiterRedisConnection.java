@@ -239,6 +239,9 @@ final class LimiterRedisConnection implements DisposableBean {
             if (this.closed) {
                 return;
             }
+            // open before the line that says so: a call made once it is read must not find the
+            // connection "not connected yet", a failure that would outlive the configuration error
+            opened();
             if (ex instanceof RedisPermissionException || ex instanceof RedisEvictions.Refused) {
                 // a configuration error, which the message explains whole: health reports it too
                 logger.error("Rate limiting connected to " + this.servers + ", but cannot use it: " + ex.getMessage());
@@ -246,7 +249,6 @@ final class LimiterRedisConnection implements DisposableBean {
             else {
                 logger.error("Rate limiting connected to " + this.servers + ", but cannot use it", ex);
             }
-            opened();
         }
         connector.shutdown();
     }
