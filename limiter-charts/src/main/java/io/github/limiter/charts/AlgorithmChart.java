@@ -43,8 +43,9 @@ public final class AlgorithmChart {
         try (EmbeddedRedis redis = EmbeddedRedis.start()) {
             LettuceConnectionFactory connectionFactory = redis.newConnectionFactory();
             try {
-                Map<Algorithm, List<Call>> results = run(new RedisRateLimiter(
-                        new StringRedisTemplate(connectionFactory), "chart-" + UUID.randomUUID() + ":", List.of()));
+                Map<Algorithm, List<Call>> results = run(RedisRateLimiter.builder(new StringRedisTemplate(connectionFactory))
+                    .keyPrefix("chart-" + UUID.randomUUID() + ":")
+                    .build());
                 write(output, SvgChart.draw(BurstTrace.requestTimes(), results));
                 print(results);
                 printMemory(redis);
@@ -95,7 +96,9 @@ public final class AlgorithmChart {
         LettuceConnectionFactory connectionFactory = redis.newConnectionFactory();
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
             String prefix = "memory-" + UUID.randomUUID() + ":";
-            RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(connectionFactory), prefix, List.of());
+            RedisRateLimiter limiter = RedisRateLimiter.builder(new StringRedisTemplate(connectionFactory))
+                .keyPrefix(prefix)
+                .build();
             int[] maxes = { 10, 100, 1000 };
             System.out.println();
             System.out.println("| algorithm | bytes per key, max 10 | max 100 | max 1000 |");

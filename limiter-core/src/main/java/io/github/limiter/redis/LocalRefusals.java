@@ -35,9 +35,9 @@ import org.jspecify.annotations.Nullable;
  * {@value #SWEEP_EVERY_MILLIS} ms: an attack on more keys than fit costs one scan of the memory
  * per interval, not one per refused call; until the sweep, new refusals are just not remembered.
  *
- * <p>Internal API; it may change in any release.
+ * <p>{@link RedisRateLimiterBuilder#localCache} turns it on.
  */
-public final class LocalRefusals {
+final class LocalRefusals {
 
     /** How often, at most, a full memory is swept of expired entries. */
     static final long SWEEP_EVERY_MILLIS = 100;
@@ -63,7 +63,7 @@ public final class LocalRefusals {
      * @param maxEntries the most keys remembered at once
      * @param longest the longest a key is refused from memory before Redis is asked again
      */
-    public LocalRefusals(int maxEntries, Duration longest) {
+    LocalRefusals(int maxEntries, Duration longest) {
         this(maxEntries, longest, Duration.ofMillis(SWEEP_EVERY_MILLIS));
     }
 

@@ -19,7 +19,6 @@ import io.github.limiter.observation.DefaultDecisionObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -29,10 +28,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * number of limits, and tells its {@link RateLimitListener}s about every decision. It decides
  * blocking ({@link #tryAcquire(List)}) or not ({@link #tryAcquireAsync(List)}): with Lettuce over
  * its asynchronous commands, with other clients on a few threads of its own. With Lettuce,
- * concurrent decisions are coalesced into one script call (see
- * {@link #RedisRateLimiter(StringRedisTemplate, String, List, LocalRefusals, int)}).
+ * concurrent decisions are coalesced into one script call (see {@link RedisRateLimiterBuilder#maxBatch}).
  *
- * <p>Internal API; applications use the {@link RateLimiter} bean the starter provides.
+ * <p>{@link #builder} makes one; the Spring Boot starter makes the application's.
  */
 public final class RedisRateLimiter implements RateLimiter {
 
@@ -61,68 +59,38 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private final RedisLimitAdmin admin;
 
-    private volatile @Nullable String redisVersion;
+    private final RedisStartChecks checks;
 
-    private volatile @Nullable RedisPermissionException misconfiguration;
-
-    // the user the last check found the limiter connected as, for permission errors
-    private volatile @Nullable String redisUser;
-
-    /**
-     * Creates a limiter.
-     * @param redis the template the script runs through
-     * @param keyPrefix the prefix of every key the limiter writes, such as {@code "limiter:"}
-     * @param listeners told about every decision, in order
-     */
-    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners) {
+    // for tests; everything else builds one with builder()
+    RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners) {
         this(redis, keyPrefix, listeners, null);
     }
 
-    /**
-     * Creates a limiter that refuses keys from memory while Redis is known to refuse them.
-     * @param redis the template the script runs through
-     * @param keyPrefix the prefix of every key the limiter writes, such as {@code "limiter:"}
-     * @param listeners told about every decision, in order
-     * @param localRefusals the keys this instance refuses without asking Redis, or {@code null}
-     */
-    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
+    RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
             @Nullable LocalRefusals localRefusals) {
         this(redis, keyPrefix, listeners, localRefusals, DEFAULT_MAX_BATCH);
     }
 
-    /**
-     * Creates a limiter that refuses keys from memory while Redis is known to refuse them, and
-     * coalesces concurrent decisions up to the given number per script call.
-     * <p>Coalescing applies with Lettuce's shared connection (Spring Data Redis's default): while
-     * one decision is in flight on it, the decisions that arrive are sent together, in one script
-     * call that decides each of them on its own, as soon as it returns. A decision that finds
-     * nothing in flight is sent at once. With other clients, or with {@code maxBatch} 1, each
-     * decision is a script call of its own.
-     * @param redis the template the script runs through
-     * @param keyPrefix the prefix of every key the limiter writes, such as {@code "limiter:"}
-     * @param listeners told about every decision, in order
-     * @param localRefusals the keys this instance refuses without asking Redis, or {@code null}
-     * @param maxBatch the most decisions in one script call; 1 for none coalesced
-     */
-    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
+    RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
             @Nullable LocalRefusals localRefusals, int maxBatch) {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
         this.localRefusals = localRefusals;
         this.runners = ScriptRunners.of(redis, maxBatch);
+        this.checks = new RedisStartChecks(redis, this.runners, keyPrefix);
         this.engine = new DecisionEngine(keyPrefix, listeners, localRefusals, this.runners.cluster(),
-                this::permissionMessage, () -> this.misconfiguration != null);
+                this.checks::permissionMessage, this.checks::misconfigured);
         this.admin = new RedisLimitAdmin(redis, this.runners.blocking(), keyPrefix, localRefusals);
     }
 
     /**
-     * Creates a limiter whose only listener publishes alert and ban events.
-     * @param redis the template the script runs through
-     * @param keyPrefix the prefix of every key the limiter writes
-     * @param publisher publishes alert and ban events
+     * Starts a limiter that decides through the given template; everything else has a default.
+     * @param redis the template the scripts run through: with Lettuce's shared connection (Spring
+     * Data Redis's default), decisions do not block and concurrent ones are coalesced
+     * @return the builder
      */
-    public RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, ApplicationEventPublisher publisher) {
-        this(redis, keyPrefix, List.of(new DecisionEvents(publisher)));
+    public static RedisRateLimiterBuilder builder(StringRedisTemplate redis) {
+        return new RedisRateLimiterBuilder(redis);
     }
 
     @Override
@@ -170,20 +138,7 @@ public final class RedisRateLimiter implements RateLimiter {
         }
     }
 
-    /**
-     * Makes each decision an observation in the given registry: {@code limiter.decision}, named
-     * and given its key values by {@link DefaultDecisionObservationConvention} unless
-     * {@link #setObservationConvention} says otherwise. The observation starts before the limiter
-     * looks at anything, is current while the decision's script call is sent, so that an
-     * observation the Redis client makes of that call (Lettuce's {@code MicrometerTracing}, which
-     * Spring Boot sets up where the application observes) is its child, and stops once the
-     * decision is made or has failed, before the caller hears of it. Decisions refused from
-     * memory are observed too, without a child. Decisions that wait for a script call in flight,
-     * to be coalesced into the next one, are sent together from the Redis client's thread, where
-     * none of them is current: that call has no parent.
-     * @param registry the registry; {@link ObservationRegistry#NOOP}, the default, for none
-     */
-    public void setObservationRegistry(ObservationRegistry registry) {
+    void setObservationRegistry(ObservationRegistry registry) {
         this.observations.registry(registry);
     }
 
@@ -195,12 +150,7 @@ public final class RedisRateLimiter implements RateLimiter {
         return this.observations.registry();
     }
 
-    /**
-     * Sets the convention that names decisions' observations and gives their key values, instead of
-     * {@link DefaultDecisionObservationConvention}.
-     * @param convention the convention, or {@code null} for the default one
-     */
-    public void setObservationConvention(@Nullable DecisionObservationConvention convention) {
+    void setObservationConvention(@Nullable DecisionObservationConvention convention) {
         this.observations.convention(convention);
     }
 
@@ -230,26 +180,7 @@ public final class RedisRateLimiter implements RateLimiter {
      * @throws org.springframework.dao.DataAccessException if Redis cannot be reached
      */
     public String check() {
-        String version;
-        try {
-            String user = RedisPermissions.user(this.redis);
-            this.redisUser = user;
-            version = RedisPermissions.check(this.redis, this.runners.blocking(), this.keyPrefix, invalidationChannel(), user,
-                    () -> RedisChecks.check(this.redis, DecisionScript.SCRIPT, DecisionScript.FIXED_WINDOW_FAST,
-                            DecisionScript.BATCH, DecisionScript.FIXED_WINDOW_FAST_BATCH));
-        }
-        catch (RedisPermissionException ex) {
-            this.misconfiguration = ex;
-            throw ex;
-        }
-        this.misconfiguration = null;
-        this.engine.failures().permissionsGranted();
-        LettuceScriptRunner lettuce = this.runners.lettuce();
-        if (lettuce != null) {
-            lettuce.prepare();
-        }
-        this.redisVersion = version;
-        return version;
+        return this.checks.check(() -> this.engine.failures().permissionsGranted());
     }
 
     /**
@@ -268,7 +199,7 @@ public final class RedisRateLimiter implements RateLimiter {
      * @return the check's failure, or {@code null}
      */
     public @Nullable RedisPermissionException misconfiguration() {
-        return this.misconfiguration;
+        return this.checks.misconfiguration();
     }
 
     /**
@@ -276,7 +207,7 @@ public final class RedisRateLimiter implements RateLimiter {
      * @return the version, or {@code null} if no check has succeeded yet
      */
     public @Nullable String redisVersion() {
-        return this.redisVersion;
+        return this.checks.redisVersion();
     }
 
     /**
@@ -295,7 +226,7 @@ public final class RedisRateLimiter implements RateLimiter {
      * they reach it again, the memory starts empty, since messages may have been lost in between.
      * @param listening whether this instance hears {@link #invalidationChannel()}
      */
-    public void invalidationsListening(boolean listening) {
+    void invalidationsListening(boolean listening) {
         if (this.localRefusals != null) {
             this.localRefusals.listening(listening);
         }
@@ -354,7 +285,7 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** What Redis's refusal of a permission means for the limiter, and what to grant. */
     String permissionMessage(String refusal) {
-        return RedisPermissions.message(this.redisUser, refusal, this.keyPrefix, invalidationChannel());
+        return this.checks.permissionMessage(refusal);
     }
 
     /**

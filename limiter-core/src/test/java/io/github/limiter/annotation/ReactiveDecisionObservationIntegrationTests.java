@@ -80,9 +80,10 @@ class ReactiveDecisionObservationIntegrationTests {
     }
 
     private Answers start() {
-        RedisRateLimiter limiter = new RedisRateLimiter(RedisServerExtension.template(),
-                "reactive-observed-" + UUID.randomUUID() + ":", List.of());
-        limiter.setObservationRegistry(this.registry);
+        RedisRateLimiter limiter = RedisRateLimiter.builder(RedisServerExtension.template())
+            .keyPrefix("reactive-observed-" + UUID.randomUUID() + ":")
+            .observations(this.registry, null)
+            .build();
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.getBeanFactory().registerSingleton("rateLimiter", limiter);
         context.register(AdvisorConfig.class, Answers.class);

@@ -221,8 +221,7 @@ class ReactiveMethodsIntegrationTests {
 
     private Answers start(StringRedisTemplate template) {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
-        context.getBeanFactory().registerSingleton("rateLimiter", new RedisRateLimiter(template, this.prefix,
-                List.of()));
+        context.getBeanFactory().registerSingleton("rateLimiter", RedisRateLimiter.builder(template).keyPrefix(this.prefix).build());
         context.register(AdvisorConfig.class, Answers.class);
         this.context = context;
         context.refresh();

@@ -47,7 +47,9 @@ class AlgorithmsIntegrationTests {
 
     private final List<Object> events = new CopyOnWriteArrayList<>();
 
-    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, this.events::add);
+    private final RedisRateLimiter limiter = RedisRateLimiter.builder(redis).keyPrefix(this.prefix)
+        .publishEvents(this.events::add)
+        .build();
 
     @ParameterizedTest
     @EnumSource(Algorithm.class)

@@ -35,7 +35,9 @@ class TiersIntegrationTests {
 
     private final List<Object> events = new CopyOnWriteArrayList<>();
 
-    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, this.events::add);
+    private final RedisRateLimiter limiter = RedisRateLimiter.builder(redis).keyPrefix(this.prefix)
+        .publishEvents(this.events::add)
+        .build();
 
     private final Limit answers = Limit.of(20, Duration.ofMinutes(1)).withAlertAt(10).withBanFor(Duration.ofMinutes(15));
 
@@ -180,9 +182,9 @@ class TiersIntegrationTests {
 
     @Test
     void aFailingListenerDoesNotChangeTheDecision() {
-        RedisRateLimiter failing = new RedisRateLimiter(redis, this.prefix, event -> {
+        RedisRateLimiter failing = RedisRateLimiter.builder(redis).keyPrefix(this.prefix).publishEvents(event -> {
             throw new IllegalStateException("listener down");
-        });
+        }).build();
         Limit limit = Limit.of(2, Duration.ofMinutes(1)).withAlertAt(1).withBanFor(Duration.ofMinutes(1));
         failing.tryAcquire("fragile", "k", limit);
         assertThat(failing.tryAcquire("fragile", "k", limit).alertRaised()).isTrue();

@@ -4,13 +4,12 @@ import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.observation.DecisionObservationConvention;
 import io.github.limiter.redis.DecisionEvents;
-import io.github.limiter.redis.LocalRefusals;
 import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.redis.RedisRateLimiterBuilder;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -54,29 +53,24 @@ class RedisRateLimiterConfiguration {
             ObjectProvider<RateLimitListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
             ObjectProvider<DecisionObservationConvention> observationConvention) {
         LimiterLocalCacheProperties localCache = properties.getLocalCache();
-        LocalRefusals localRefusals = localCache.isEnabled()
-                ? new LocalRefusals(localCache.getMaxEntries(), localCache.getMaxTime()) : null;
+        LimiterRedisProperties.Coalescing coalescing = properties.getRedis().getCoalescing();
         // A template of its own, so the application's template customisations cannot change how
         // script arguments and replies are serialised.
-        LimiterRedisProperties.Coalescing coalescing = properties.getRedis().getCoalescing();
-        RedisRateLimiter limiter = new RedisRateLimiter(connection.template(), properties.getKeyPrefix(),
-                listeners.orderedStream().toList(), localRefusals,
-                coalescing.isEnabled() ? coalescing.getMaxBatch() : 1);
-        observe(limiter, observationRegistry.getIfUnique(), observationConvention.getIfUnique());
-        return limiter;
-    }
-
-    /**
-     * Each decision becomes an observation where the application observes (Spring Boot's Actuator
-     * gives it an {@link ObservationRegistry}, with tracing and a timer per observation); without
-     * a registry, or with the no-op one, decisions are not observed at all.
-     */
-    private static void observe(RedisRateLimiter limiter, @Nullable ObservationRegistry registry,
-            @Nullable DecisionObservationConvention convention) {
-        if (registry != null && registry != ObservationRegistry.NOOP) {
-            limiter.setObservationRegistry(registry);
-            limiter.setObservationConvention(convention);
+        RedisRateLimiterBuilder limiter = RedisRateLimiter.builder(connection.template())
+            .keyPrefix(properties.getKeyPrefix())
+            .listeners(listeners.orderedStream().toList())
+            .maxBatch(coalescing.isEnabled() ? coalescing.getMaxBatch() : 1);
+        if (localCache.isEnabled()) {
+            limiter.localCache(localCache.getMaxEntries(), localCache.getMaxTime());
         }
+        // Each decision becomes an observation where the application observes (Spring Boot's
+        // Actuator gives it an ObservationRegistry, with tracing and a timer per observation);
+        // without a registry, or with the no-op one, decisions are not observed at all.
+        ObservationRegistry registry = observationRegistry.getIfUnique();
+        if (registry != null && registry != ObservationRegistry.NOOP) {
+            limiter.observations(registry, observationConvention.getIfUnique());
+        }
+        return limiter.build();
     }
 
     /**

@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
-import io.github.limiter.redis.LocalRefusals;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -56,15 +55,19 @@ class JedisLateRepliesIntegrationTests {
             factory.start();
             try {
                 List<Decision> late = new CopyOnWriteArrayList<>();
-                RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(factory), this.prefix,
-                        List.of(new RateLimitListener() {
+                RedisRateLimiter limiter = RedisRateLimiter.builder(new StringRedisTemplate(factory))
+                    .keyPrefix(this.prefix)
+                    .listeners(List.of(new RateLimitListener() {
 
-                            @Override
-                            public void onLateDecision(List<LimitRequest> requests, List<Decision> decisions) {
-                                late.addAll(decisions);
-                            }
+                        @Override
+                        public void onLateDecision(List<LimitRequest> requests, List<Decision> decisions) {
+                            late.addAll(decisions);
+                        }
 
-                        }), new LocalRefusals(100, Duration.ofMinutes(1)), 1);
+                    }))
+                    .localCache(100, Duration.ofMinutes(1))
+                    .maxBatch(1)
+                    .build();
                 limiter.check();
                 LimitRequest mallory = LimitRequest.of(Node.LIMIT_ID, "mallory", Node.LIMIT);
                 limiter.tryAcquire(List.of(mallory));
