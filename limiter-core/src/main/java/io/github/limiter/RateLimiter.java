@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides whether a call under one or more named limits may proceed, for code that does not use
- * {@link io.github.limiter.annotation.RateLimit @RateLimit}, and inspects or clears a key's state
- * for admin tools.
+ * {@link io.github.limiter.annotation.RateLimit @RateLimit}. Reading or clearing a key's state is
+ * {@link RateLimitAdmin}'s, a separate interface, which the starter's limiter implements too.
  *
  * <p>The Spring Boot starter provides one as a bean, backed by Redis: every decision is one atomic
  * Lua script, so all application instances sharing the Redis share the counts and the bans.
@@ -25,10 +25,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Limit ids are not blank and have no {@code '{'}, {@code '}'}, {@code ':'} or whitespace.
  * A key is any string; the empty string is one key shared by every caller.
  *
- * <p>The admin operations ({@link #state}, {@link #banTimeLeft}, {@link #isBanned}, {@link #unban},
- * {@link #reset}) never guess: while the Redis-backed limiter cannot reach Redis, they fail within
- * its timeout with the {@link org.springframework.dao.DataAccessException} of the failure, and the
- * caller decides what an outage means (a login check may follow the limit's on-failure setting).
+ * <p>The admin methods still declared here ({@link #state}, {@link #banTimeLeft},
+ * {@link #isBanned}, {@link #unban}, {@link #reset}) are deprecated: they call the limiter's
+ * {@link RateLimitAdmin} methods, where it has them, and an implementation need not write them.
  *
  * @since 0.1.0
  */
@@ -136,46 +135,76 @@ public interface RateLimiter {
     }
 
     /**
-     * Reads a key's count, the time left in its window and on its ban, without counting a call.
+     * Reads a key's state without counting a call.
      * @param limitId the limit's id
      * @param key the key
-     * @param limit the limit, whose algorithm and window say how to read the count
-     * @return the state; all zero for a key never seen or long expired
+     * @param limit the limit
+     * @return the state
+     * @deprecated since 0.1.0, for removal: use {@link RateLimitAdmin#state}
+     * @throws UnsupportedOperationException if this limiter is no {@link RateLimitAdmin}
      */
-    LimitState state(String limitId, String key, Limit limit);
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    default LimitState state(String limitId, String key, Limit limit) {
+        return adminOf(this).state(limitId, key, limit);
+    }
 
     /**
      * Returns the time left on a key's ban under a limit.
      * @param limitId the limit's id
      * @param key the key
-     * @return the time left, {@link Duration#ZERO} if the key is not banned
+     * @return the time left
+     * @deprecated since 0.1.0, for removal: use {@link RateLimitAdmin#banTimeLeft}
+     * @throws UnsupportedOperationException if this limiter is no {@link RateLimitAdmin}
      */
-    Duration banTimeLeft(String limitId, String key);
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    default Duration banTimeLeft(String limitId, String key) {
+        return adminOf(this).banTimeLeft(limitId, key);
+    }
 
     /**
      * Returns whether a key is banned under a limit.
      * @param limitId the limit's id
      * @param key the key
-     * @return {@code true} while the key's ban has time left
+     * @return whether the key's ban has time left
+     * @deprecated since 0.1.0, for removal: use {@link RateLimitAdmin#isBanned}
+     * @throws UnsupportedOperationException if this limiter is no {@link RateLimitAdmin}
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     default boolean isBanned(String limitId, String key) {
-        return !banTimeLeft(limitId, key).isZero();
+        return adminOf(this).isBanned(limitId, key);
     }
 
     /**
-     * Lifts a key's ban and clears its count, so its next call starts afresh rather than going past
-     * the limit, and being banned, again.
+     * Lifts a key's ban and clears its count.
      * @param limitId the limit's id
      * @param key the key
      * @return whether the key was banned
+     * @deprecated since 0.1.0, for removal: use {@link RateLimitAdmin#unban}
+     * @throws UnsupportedOperationException if this limiter is no {@link RateLimitAdmin}
      */
-    boolean unban(String limitId, String key);
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    default boolean unban(String limitId, String key) {
+        return adminOf(this).unban(limitId, key);
+    }
 
     /**
-     * Forgets everything about a key under a limit: its count, its ban and its window's alert.
+     * Forgets everything about a key under a limit.
      * @param limitId the limit's id
      * @param key the key
+     * @deprecated since 0.1.0, for removal: use {@link RateLimitAdmin#reset}
+     * @throws UnsupportedOperationException if this limiter is no {@link RateLimitAdmin}
      */
-    void reset(String limitId, String key);
+    @Deprecated(since = "0.1.0", forRemoval = true)
+    default void reset(String limitId, String key) {
+        adminOf(this).reset(limitId, key);
+    }
+
+    private static RateLimitAdmin adminOf(RateLimiter limiter) {
+        if (limiter instanceof RateLimitAdmin admin) {
+            return admin;
+        }
+        throw new UnsupportedOperationException(limiter.getClass().getName()
+                + " has no admin operations: they are RateLimitAdmin's, which it does not implement");
+    }
 
 }

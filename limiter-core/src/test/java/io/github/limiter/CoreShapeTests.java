@@ -29,8 +29,9 @@ class CoreShapeTests {
 
     private static final Path CLASSES = Path.of("target", "classes");
 
-    // the public top-level types today; issue 28's goal is 20
-    private static final int MOST_PUBLIC_TYPES = 38;
+    // the public top-level types today, RateLimitAdmin and RedisRateLimiterBuilder among them;
+    // issue 28's goal is 20
+    private static final int MOST_PUBLIC_TYPES = 39;
 
     private static final List<String> PUBLISHED_MODULES = List.of("limiter-core", "limiter-spring-boot-starter",
             "limiter-spring-boot3-starter", "limiter-test", "limiter-test-boot3");

@@ -18,7 +18,6 @@ import java.util.function.Supplier;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
-import io.github.limiter.LimitState;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.RedisRateLimiter;
@@ -450,25 +449,6 @@ public class DecisionBenchmarks {
                     LimitRequest request = requests.get(0);
                     return Decision.allow(request.limitId(), request.key(), request.limit().max(), 1,
                             request.limit().window());
-                }
-
-                @Override
-                public LimitState state(String limitId, String key, Limit limit) {
-                    return new LimitState(0, Duration.ZERO, Duration.ZERO);
-                }
-
-                @Override
-                public Duration banTimeLeft(String limitId, String key) {
-                    return Duration.ZERO;
-                }
-
-                @Override
-                public boolean unban(String limitId, String key) {
-                    return false;
-                }
-
-                @Override
-                public void reset(String limitId, String key) {
                 }
 
             };

@@ -15,9 +15,9 @@ import java.util.stream.Collectors;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
-import io.github.limiter.OnFailure;
 import io.github.limiter.LimitChecks;
 import io.github.limiter.LimitChecks.Field;
+import io.github.limiter.OnFailure;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.expression.ParseException;

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Set;
 
 import io.github.limiter.Limit;
-import io.github.limiter.OnFailure;
 import io.github.limiter.LimitChecks;
 import io.github.limiter.LimitChecks.Field;
+import io.github.limiter.OnFailure;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -12,9 +12,9 @@ import java.util.function.UnaryOperator;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
+import io.github.limiter.LimitChecks;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
-import io.github.limiter.LimitChecks;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

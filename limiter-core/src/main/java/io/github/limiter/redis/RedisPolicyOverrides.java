@@ -15,10 +15,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.limiter.LimitChecks.Field;
 import io.github.limiter.annotation.LimitDescription;
 import io.github.limiter.annotation.PolicyOverride;
 import io.github.limiter.annotation.PolicyOverrides;
-import io.github.limiter.LimitChecks.Field;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -12,6 +12,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.LimitState;
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.observation.DecisionObservationConvention;
@@ -25,14 +26,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A {@link RateLimiter} that decides in Redis with one atomic Lua script per call, whatever the
- * number of limits, and tells its {@link RateLimitListener}s about every decision. It decides
- * blocking ({@link #tryAcquire(List)}) or not ({@link #tryAcquireAsync(List)}): with Lettuce over
- * its asynchronous commands, with other clients on a few threads of its own. With Lettuce,
- * concurrent decisions are coalesced into one script call (see {@link RedisRateLimiterBuilder#maxBatch}).
+ * number of limits, and tells its {@link RateLimitListener}s about every decision; and the
+ * {@link RateLimitAdmin} of the keys it decides on. It decides blocking
+ * ({@link #tryAcquire(List)}) or not ({@link #tryAcquireAsync(List)}): with Lettuce over its
+ * asynchronous commands, with other clients on a few threads of its own. With Lettuce, concurrent
+ * decisions are coalesced into one script call (see {@link RedisRateLimiterBuilder#maxBatch}).
  *
  * <p>{@link #builder} makes one; the Spring Boot starter makes the application's.
  */
-public final class RedisRateLimiter implements RateLimiter {
+public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin {
 
     /** The most decisions coalesced into one script call unless told otherwise. */
     public static final int DEFAULT_MAX_BATCH = 64;
@@ -241,21 +243,31 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     @Override
+    @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
     public LimitState state(String limitId, String key, Limit limit) {
         return this.admin.state(limitId, key, limit);
     }
 
     @Override
+    @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
     public Duration banTimeLeft(String limitId, String key) {
         return this.admin.banTimeLeft(limitId, key);
     }
 
     @Override
+    @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
+    public boolean isBanned(String limitId, String key) {
+        return !banTimeLeft(limitId, key).isZero();
+    }
+
+    @Override
+    @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
     public boolean unban(String limitId, String key) {
         return this.admin.unban(limitId, key);
     }
 
     @Override
+    @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
     public void reset(String limitId, String key) {
         this.admin.reset(limitId, key);
     }

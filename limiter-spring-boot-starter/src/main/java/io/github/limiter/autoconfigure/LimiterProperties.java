@@ -7,9 +7,9 @@ import java.util.TreeSet;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.LimitChecks;
 import io.github.limiter.OnFailure;
 import io.github.limiter.annotation.BlankKey;
-import io.github.limiter.LimitChecks;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -7,11 +7,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
+import io.github.limiter.LimitChecks.Field;
 import io.github.limiter.annotation.LimitPolicy;
 import io.github.limiter.annotation.PolicyOverride;
 import io.github.limiter.annotation.PolicyOverrides;
 import io.github.limiter.redis.RedisPolicyOverrides;
-import io.github.limiter.LimitChecks.Field;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -11,13 +11,13 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
-import io.github.limiter.LimitState;
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
-import io.github.limiter.reactive.ReactiveRateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.observation.DecisionObservationConvention;
 import io.github.limiter.observation.DefaultDecisionObservationConvention;
+import io.github.limiter.reactive.ReactiveRateLimiter;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.redis.RedisRateLimiter;
@@ -43,6 +43,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 @WithRedis
 class LimiterAutoConfigurationTests {
@@ -117,11 +118,25 @@ class LimiterAutoConfigurationTests {
     }
 
     @Test
+    void theStartersLimiterIsAlsoTheRateLimitAdmin() {
+        this.runner.run(context -> {
+            assertThat(context).hasSingleBean(RateLimitAdmin.class);
+            assertThat(context.getBean(RateLimitAdmin.class)).isSameAs(context.getBean(RateLimiter.class));
+        });
+    }
+
+    @Test
+    @SuppressWarnings("removal")
     void usesTheApplicationsRateLimiter() {
         this.runner.withUserConfiguration(OwnRateLimiter.class).run(context -> {
             assertThat(context).hasSingleBean(RateLimiter.class);
             assertThat(context.getBean(RateLimiter.class)).isSameAs(context.getBean(OwnRateLimiter.class).limiter);
             assertThat(context).hasSingleBean(RateLimitAdvisor.class);
+            // it decides only: it need not write the admin operations, and the deprecated ones say so
+            assertThat(context).doesNotHaveBean(RateLimitAdmin.class);
+            assertThatExceptionOfType(UnsupportedOperationException.class)
+                .isThrownBy(() -> context.getBean(RateLimiter.class).unban("reads", "alice"))
+                .withMessageContaining("has no admin operations: they are RateLimitAdmin's");
         });
     }
 
@@ -462,25 +477,6 @@ class LimiterAutoConfigurationTests {
             public Decision tryAcquire(List<LimitRequest> requests) {
                 LimitRequest first = requests.get(0);
                 return Decision.allow(first.limitId(), first.key(), first.limit().max(), 1, first.limit().window());
-            }
-
-            @Override
-            public LimitState state(String limitId, String key, Limit limit) {
-                return new LimitState(0, Duration.ZERO, Duration.ZERO);
-            }
-
-            @Override
-            public Duration banTimeLeft(String limitId, String key) {
-                return Duration.ZERO;
-            }
-
-            @Override
-            public boolean unban(String limitId, String key) {
-                return false;
-            }
-
-            @Override
-            public void reset(String limitId, String key) {
             }
 
         };

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.github.limiter.OnFailure;
-import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.redis.LocalRefusalsSubscription;
+import io.github.limiter.redis.RedisRateLimiter;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringBootConfiguration;
@@ -102,8 +102,8 @@ final class LimitedApplication implements AutoCloseable {
         return this.context.getBean("limiterHealthIndicator", HealthIndicator.class).health().getDetails();
     }
 
-    RateLimiter limiter() {
-        return this.context.getBean(RateLimiter.class);
+    RedisRateLimiter limiter() {
+        return this.context.getBean(RedisRateLimiter.class);
     }
 
     /** Whether the limiter hears unbans and resets from other instances. */

@@ -14,7 +14,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
-import io.github.limiter.RateLimiter;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -82,8 +82,8 @@ final class Node implements AutoCloseable {
         }
     }
 
-    RateLimiter limiter() {
-        return this.context.getBean(RateLimiter.class);
+    RedisRateLimiter limiter() {
+        return this.context.getBean(RedisRateLimiter.class);
     }
 
     Events events() {

@@ -6,7 +6,7 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 import io.github.limiter.Limit;
-import io.github.limiter.RateLimiter;
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint;
 import io.github.limiter.test.EmbeddedRedis;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class AdminDuringOutageIntegrationTests {
 
     private static final long TIMEOUT_PLUS_MARGIN_MS = 100 + 400;
 
-    private static final List<Consumer<RateLimiter>> ADMIN_OPERATIONS = List.of(
+    private static final List<Consumer<RateLimitAdmin>> ADMIN_OPERATIONS = List.of(
             limiter -> limiter.banTimeLeft(CRAWL, "alice"), limiter -> limiter.isBanned(CRAWL, "alice"),
             limiter -> limiter.state(CRAWL, "alice", Limit.of(3, Duration.ofMinutes(1))),
             limiter -> limiter.unban(CRAWL, "alice"), limiter -> limiter.reset(CRAWL, "alice"));
@@ -53,8 +53,8 @@ class AdminDuringOutageIntegrationTests {
         }
     }
 
-    private static void assertFailFast(RateLimiter limiter) {
-        for (Consumer<RateLimiter> operation : ADMIN_OPERATIONS) {
+    private static void assertFailFast(RateLimitAdmin limiter) {
+        for (Consumer<RateLimitAdmin> operation : ADMIN_OPERATIONS) {
             long start = System.nanoTime();
             assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> operation.accept(limiter));
             assertThat(Duration.ofNanos(System.nanoTime() - start).toMillis()).as("ms to fail")

@@ -9,10 +9,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RecentEvents;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -76,8 +76,8 @@ final class Instance implements AutoCloseable {
         }
     }
 
-    RateLimiter limiter() {
-        return this.context.getBean(RateLimiter.class);
+    RedisRateLimiter limiter() {
+        return this.context.getBean(RedisRateLimiter.class);
     }
 
     boolean subscribed() {

@@ -13,12 +13,12 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import io.github.limiter.Limit;
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.PolicyOverride;
+import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.annotation.RateLimitPolicyChangedEvent;
-import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.test.EmbeddedRedis;
@@ -363,8 +363,8 @@ class PolicyOverridesIntegrationTests {
         return instance.getBean(RedisPolicyOverrides.class);
     }
 
-    private static RateLimiter limiter(ConfigurableApplicationContext instance) {
-        return instance.getBean(RateLimiter.class);
+    private static RateLimitAdmin limiter(ConfigurableApplicationContext instance) {
+        return instance.getBean(RateLimitAdmin.class);
     }
 
     private static List<RateLimitPolicyChangedEvent> events(ConfigurableApplicationContext instance) {

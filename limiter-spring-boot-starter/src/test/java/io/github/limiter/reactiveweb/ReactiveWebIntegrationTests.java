@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.limiter.RateLimiter;
 import io.github.limiter.reactiveweb.KeptAliveConnection.Response;
 import io.github.limiter.redis.RecentEvents;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.FixedWindows;
 import org.junit.jupiter.api.AfterAll;
@@ -129,7 +129,7 @@ class ReactiveWebIntegrationTests {
     @Test
     @Order(2)
     void aCallPastTheLimitIsBannedWith429RetryAfterAndAProblemThenRefusedFromMemory() {
-        RateLimiter limiter = context.getBean(RateLimiter.class);
+        RedisRateLimiter limiter = context.getBean(RedisRateLimiter.class);
         int bodiesBefore = context.getBean(ReactiveAnswers.Answers.class).bodies();
         get("/reads/" + this.user);
         get("/reads/" + this.user);

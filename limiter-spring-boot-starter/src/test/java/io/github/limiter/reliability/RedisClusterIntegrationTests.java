@@ -10,7 +10,6 @@ import io.github.limiter.Limit;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedisCluster;
@@ -94,7 +93,7 @@ class RedisClusterIntegrationTests {
         }
         assertThat(events.alerts).filteredOn(event -> event.key().equals(user)).hasSize(1);
         assertThat(events.bans).filteredOn(event -> event.key().equals(user)).hasSize(1);
-        RateLimiter limiter = context.getBean(RateLimiter.class);
+        RedisRateLimiter limiter = context.getBean(RedisRateLimiter.class);
         assertThat(limiter.isBanned("tiers", user)).isTrue();
         assertThat(limiter.unban("tiers", user)).isTrue();
         calls.tiers(user);
@@ -108,7 +107,7 @@ class RedisClusterIntegrationTests {
         calls.several(user);
         assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> calls.several(user))
             .satisfies(ex -> assertThat(ex.getLimitId()).isEqualTo("several-minute"));
-        RateLimiter limiter = context.getBean(RateLimiter.class);
+        RedisRateLimiter limiter = context.getBean(RedisRateLimiter.class);
         assertThat(limiter.state("several-hour", user, Limit.of(100, Duration.ofHours(1))).count()).as("the refused call took nothing from the hourly limit").isEqualTo(2);
     }
 

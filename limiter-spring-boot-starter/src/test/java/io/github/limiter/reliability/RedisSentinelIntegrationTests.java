@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
-import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.RateLimiter;
+import io.github.limiter.RateLimitListener;
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.EmbeddedRedisSentinel;
 import io.github.limiter.test.KeyScan;
@@ -53,7 +53,7 @@ class RedisSentinelIntegrationTests {
                     "--spring.data.redis.sentinel.nodes=" + String.join(",", redis.sentinelNodes()),
                     "--limiter.key-prefix=" + prefix)) {
                 Calls calls = context.getBean(Calls.class);
-                RateLimiter limiter = context.getBean(RateLimiter.class);
+                RedisRateLimiter limiter = context.getBean(RedisRateLimiter.class);
 
                 for (int call = 0; call < 4; call++) {
                     try {

@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedisSentinel;
 import io.github.limiter.test.SentinelEvents;
 import org.junit.jupiter.api.Test;
@@ -138,7 +138,7 @@ class SentinelFailoverIntegrationTests {
     }
 
     private static void assertRefused(ConfigurableApplicationContext context, List<String> keys) {
-        RateLimiter limiter = context.getBean(RateLimiter.class);
+        RedisRateLimiter limiter = context.getBean(RedisRateLimiter.class);
         Calls calls = context.getBean(Calls.class);
         List<String> notBanned = keys.stream().filter(key -> !limiter.isBanned("logins", key)).toList();
         assertThat(notBanned).as("keys the other instance banned that this one does not see banned").isEmpty();

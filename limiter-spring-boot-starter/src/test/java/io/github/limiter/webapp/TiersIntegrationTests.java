@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
-import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisServerExtension;
@@ -51,7 +51,7 @@ class TiersIntegrationTests {
     private Events events;
 
     @Autowired
-    private RateLimiter rateLimiter;
+    private RateLimitAdmin rateLimits;
 
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
@@ -76,9 +76,9 @@ class TiersIntegrationTests {
 
         assertThat(read(user).statusCode()).isEqualTo(403);
         assertThat(this.events.bans).hasSize(1);
-        assertThat(this.rateLimiter.isBanned("reads", user)).isTrue();
+        assertThat(this.rateLimits.isBanned("reads", user)).isTrue();
 
-        assertThat(this.rateLimiter.unban("reads", user)).isTrue();
+        assertThat(this.rateLimits.unban("reads", user)).isTrue();
         assertThat(read(user).statusCode()).isEqualTo(200);
 
         // one WARN line per alert and per ban, none per decision

@@ -9,8 +9,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
 
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.RateLimiter;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
@@ -48,7 +48,7 @@ class ConsumerApplicationIntegrationTests {
     private TierEvents events;
 
     @Autowired
-    private RateLimiter rateLimiter;
+    private RateLimitAdmin rateLimits;
 
     @Autowired
     private RedisConnectionFactory connectionFactory;
@@ -92,7 +92,7 @@ class ConsumerApplicationIntegrationTests {
         assertThat(this.reports.generate("carol")).isEqualTo("report for carol");
         assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.reports.generate("carol"))
             .satisfies(refusal -> assertThat(refusal.isBanned()).isTrue());
-        assertThat(this.rateLimiter.banTimeLeft("reports", "carol")).isGreaterThan(Duration.ofMinutes(9));
+        assertThat(this.rateLimits.banTimeLeft("reports", "carol")).isGreaterThan(Duration.ofMinutes(9));
         assertThat(this.events.alerts()).singleElement().satisfies(alert -> {
             assertThat(alert.key()).isEqualTo("carol");
             assertThat(alert.count()).isEqualTo(2);

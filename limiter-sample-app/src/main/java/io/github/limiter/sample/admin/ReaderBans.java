@@ -8,7 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.github.limiter.RateLimiter;
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.sample.answers.AnswerLimits;
 
@@ -25,13 +25,13 @@ public class ReaderBans {
 
     private final RecentEvents recentEvents;
 
-    private final RateLimiter rateLimiter;
+    private final RateLimitAdmin rateLimits;
 
     private final AnswerLimits answerLimits;
 
-    ReaderBans(RecentEvents recentEvents, RateLimiter rateLimiter, AnswerLimits answerLimits) {
+    ReaderBans(RecentEvents recentEvents, RateLimitAdmin rateLimits, AnswerLimits answerLimits) {
         this.recentEvents = recentEvents;
-        this.rateLimiter = rateLimiter;
+        this.rateLimits = rateLimits;
         this.answerLimits = answerLimits;
     }
 
@@ -58,7 +58,7 @@ public class ReaderBans {
         List<Ban> bans = new ArrayList<>();
         for (RecentEvents.Event event : recent()) {
             if (event.type().equals("ban") && !event.shadow() && seen.add(event.limitId() + " " + event.key())) {
-                Duration left = this.rateLimiter.banTimeLeft(event.limitId(), event.key());
+                Duration left = this.rateLimits.banTimeLeft(event.limitId(), event.key());
                 if (!left.isZero()) {
                     bans.add(new Ban(event.key(), now.plus(left), event.at(), event.instance(),
                             AnswerLimits.planOf(event.limitId())));
@@ -77,7 +77,7 @@ public class ReaderBans {
     public boolean lift(String username) {
         boolean banned = false;
         for (String limitId : this.answerLimits.limitIds()) {
-            banned |= this.rateLimiter.unban(limitId, username);
+            banned |= this.rateLimits.unban(limitId, username);
         }
         return banned;
     }

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
-import io.github.limiter.RateLimiter;
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.autoconfigure.web.RateLimitProblemTypes;
 import io.github.limiter.sample.answers.AnswerLimits;
 
@@ -43,16 +43,16 @@ class LoginController {
 
     private final FindByIndexNameSessionRepository<? extends Session> sessions;
 
-    private final RateLimiter rateLimiter;
+    private final RateLimitAdmin rateLimits;
 
     private final AnswerLimits answerLimits;
 
     // the concrete type, as KickOffline's: the generic interface does not match once AOT-processed
     LoginController(AuthenticationManager authenticationManager, RedisIndexedSessionRepository sessions,
-            RateLimiter rateLimiter, AnswerLimits answerLimits) {
+            RateLimitAdmin rateLimits, AnswerLimits answerLimits) {
         this.authenticationManager = authenticationManager;
         this.sessions = sessions;
-        this.rateLimiter = rateLimiter;
+        this.rateLimits = rateLimits;
         this.answerLimits = answerLimits;
     }
 
@@ -69,7 +69,7 @@ class LoginController {
         try {
             // The ban lives in Redis, so every instance refuses the login, not only the one that banned.
             for (String limitId : this.answerLimits.limitIds()) {
-                Duration banTimeLeft = this.rateLimiter.banTimeLeft(limitId, user.getName());
+                Duration banTimeLeft = this.rateLimits.banTimeLeft(limitId, user.getName());
                 if (!banTimeLeft.isZero()) {
                     return banned(user.getName(), limitId, Instant.now().plus(banTimeLeft));
                 }

@@ -1,7 +1,7 @@
 package io.github.limiter.autoconfigure.health;
 
-import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.annotation.RateLimitAdvisor;
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.RedisEvictions;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;

@@ -1,6 +1,6 @@
 package io.github.limiter.autoconfigure.endpoint;
 
-import io.github.limiter.RateLimiter;
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
@@ -24,16 +24,16 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
-@ConditionalOnBean({ RateLimitAdvisor.class, RateLimiter.class, LimiterProperties.class })
+@ConditionalOnBean({ RateLimitAdvisor.class, RateLimitAdmin.class, LimiterProperties.class })
 @ConditionalOnAvailableEndpoint(RateLimitsEndpoint.class)
 public final class LimiterEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RateLimitsEndpoint rateLimitsEndpoint(RateLimitAdvisor advisor, RateLimiter rateLimiter,
+    RateLimitsEndpoint rateLimitsEndpoint(RateLimitAdvisor advisor, RateLimitAdmin admin,
             LimiterProperties properties, ObjectProvider<RecentEvents> recentEvents,
             ObjectProvider<RedisPolicyOverrides> policyOverrides) {
-        return new RateLimitsEndpoint(advisor, rateLimiter, properties, recentEvents.getIfAvailable(),
+        return new RateLimitsEndpoint(advisor, admin, properties, recentEvents.getIfAvailable(),
                 policyOverrides.getIfAvailable());
     }
 

@@ -9,15 +9,15 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.github.limiter.Limit;
+import io.github.limiter.LimitChecks;
 import io.github.limiter.LimitState;
-import io.github.limiter.RateLimiter;
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.annotation.LimitDescription;
 import io.github.limiter.annotation.PolicyOverride;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisPolicyOverrides;
-import io.github.limiter.LimitChecks;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
@@ -51,7 +51,7 @@ public class RateLimitsEndpoint {
 
     private final RateLimitAdvisor advisor;
 
-    private final RateLimiter rateLimiter;
+    private final RateLimitAdmin admin;
 
     private final LimiterProperties properties;
 
@@ -62,16 +62,16 @@ public class RateLimitsEndpoint {
     /**
      * Creates the endpoint.
      * @param advisor knows every limit of the application
-     * @param rateLimiter reads and clears keys
+     * @param admin reads and clears keys
      * @param properties the policies
      * @param recentEvents the recent alerts and bans, or {@code null} where none are kept
      * @param policyOverrides where policy changes are kept, or {@code null} where policies cannot
      * be changed while the application runs
      */
-    public RateLimitsEndpoint(RateLimitAdvisor advisor, RateLimiter rateLimiter, LimiterProperties properties,
+    public RateLimitsEndpoint(RateLimitAdvisor advisor, RateLimitAdmin admin, LimiterProperties properties,
             @Nullable RecentEvents recentEvents, @Nullable RedisPolicyOverrides policyOverrides) {
         this.advisor = advisor;
-        this.rateLimiter = rateLimiter;
+        this.admin = admin;
         this.properties = properties;
         this.recentEvents = recentEvents;
         this.policyOverrides = policyOverrides;
@@ -112,7 +112,7 @@ public class RateLimitsEndpoint {
     @ReadOperation
     public @Nullable KeyState key(@Selector String limitId, @Selector String key) {
         return find(limitId).map(limit -> {
-            LimitState state = this.rateLimiter.state(limitId, key, limit.limit());
+            LimitState state = this.admin.state(limitId, key, limit.limit());
             Instant bannedUntil = state.banned() ? Instant.now().plus(state.banTimeLeft()) : null;
             return new KeyState(limitId, key, state.count(), limit.limit().max(), state.resetAfter().toMillis(),
                     state.banned(), bannedUntil);
@@ -128,7 +128,7 @@ public class RateLimitsEndpoint {
     @WriteOperation
     public WebEndpointResponse<Object> unban(@Selector String limitId, @Selector String key) {
         return find(limitId).map((limit) -> new WebEndpointResponse<Object>(Map.<String, Object>of("limitId", limitId,
-                "key", key, "wasBanned", this.rateLimiter.unban(limitId, key))))
+                "key", key, "wasBanned", this.admin.unban(limitId, key))))
             .orElseGet(() -> new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
     }
 
@@ -141,7 +141,7 @@ public class RateLimitsEndpoint {
     @DeleteOperation
     public WebEndpointResponse<Object> reset(@Selector String limitId, @Selector String key) {
         return find(limitId).map((limit) -> {
-            this.rateLimiter.reset(limitId, key);
+            this.admin.reset(limitId, key);
             return new WebEndpointResponse<Object>(Map.<String, Object>of("limitId", limitId, "key", key, "reset", true));
         }).orElseGet(() -> new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
     }

@@ -11,6 +11,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.LimitState;
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.LimitDescription;
 import io.github.limiter.annotation.RateLimitAdvisor;
@@ -29,7 +30,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -&gt; answers.answer(1, "alice"));
  * </pre>
  *
- * <p>Everything goes through the application's {@link RateLimiter}, as its own calls do: the same
+ * <p>Everything goes through the application's {@link RateLimiter} (and its {@link RateLimitAdmin}, to read
+ * and reset keys), as its own calls do: the same
  * script counts, bans and raises alerts, so the application's listeners hear the alert and the ban
  * (a {@code RateLimitBanEvent} handler runs when {@link #ban} bans a key), and the limiter remembers
  * the refusal it made. A limit is found by its id among the {@code @RateLimit} limits of the
@@ -45,15 +47,19 @@ public final class RateLimitTester {
 
     private final ObjectProvider<RateLimiter> rateLimiter;
 
+    private final ObjectProvider<RateLimitAdmin> admin;
+
     private final ObjectProvider<RateLimitAdvisor> advisor;
 
     private final LimiterStateReset reset;
 
     private final ObjectProvider<RedisConnectionFactory> connectionFactory;
 
-    RateLimitTester(ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RateLimitAdvisor> advisor,
-            LimiterStateReset reset, ObjectProvider<RedisConnectionFactory> connectionFactory) {
+    RateLimitTester(ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RateLimitAdmin> admin,
+            ObjectProvider<RateLimitAdvisor> advisor, LimiterStateReset reset,
+            ObjectProvider<RedisConnectionFactory> connectionFactory) {
         this.rateLimiter = rateLimiter;
+        this.admin = admin;
         this.advisor = advisor;
         this.reset = reset;
         this.connectionFactory = connectionFactory;
@@ -104,7 +110,7 @@ public final class RateLimitTester {
 
     private void exhaust(String limitId, String key, Limit limit) {
         Objects.requireNonNull(key, "key must not be null");
-        LimitState state = rateLimiter().state(limitId, key, limit);
+        LimitState state = admin().state(limitId, key, limit);
         if (state.banned()) {
             return;
         }
@@ -159,7 +165,7 @@ public final class RateLimitTester {
      * @since 0.1.0
      */
     public LimitState state(String limitId, String key) {
-        return rateLimiter().state(limitId, key, limit(limitId));
+        return admin().state(limitId, key, limit(limitId));
     }
 
     /**
@@ -170,7 +176,7 @@ public final class RateLimitTester {
      * @since 0.1.0
      */
     public boolean isBanned(String limitId, String key) {
-        return rateLimiter().isBanned(limitId, key);
+        return admin().isBanned(limitId, key);
     }
 
     /**
@@ -181,7 +187,7 @@ public final class RateLimitTester {
      * @since 0.1.0
      */
     public void reset(String limitId, String key) {
-        rateLimiter().reset(limitId, key);
+        admin().reset(limitId, key);
     }
 
     /**
@@ -246,6 +252,10 @@ public final class RateLimitTester {
 
     private RateLimiter rateLimiter() {
         return unique(this.rateLimiter, "RateLimiter");
+    }
+
+    private RateLimitAdmin admin() {
+        return unique(this.admin, "RateLimitAdmin");
     }
 
     private RateLimitAdvisor advisor() {

@@ -1,5 +1,6 @@
 package io.github.limiter.test.autoconfigure;
 
+import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterProperties;
@@ -20,11 +21,12 @@ class RateLimitTesterConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RateLimitTester rateLimitTester(ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RateLimitAdvisor> advisor,
+    RateLimitTester rateLimitTester(ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RateLimitAdmin> admin,
+            ObjectProvider<RateLimitAdvisor> advisor,
             ObjectProvider<LimiterProperties> properties, ObjectProvider<RedisConnectionFactory> connectionFactory,
             ObjectProvider<RecentEvents> recentEvents) {
         // providers, since the limiter's beans come later and are gone with limiter.enabled=false
-        return new RateLimitTester(rateLimiter, advisor,
+        return new RateLimitTester(rateLimiter, admin, advisor,
                 new LimiterStateReset(properties, rateLimiter, connectionFactory, recentEvents), connectionFactory);
     }
 
