@@ -1,13 +1,11 @@
 package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
@@ -15,11 +13,13 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.task.TaskRejectedException;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 
@@ -68,7 +68,12 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
     // one attempt at a time is scheduled, whoever asks for it
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
-    private volatile @Nullable ScheduledExecutorService starter;
+    private final TaskScheduler scheduler;
+
+    private volatile boolean running;
+
+    // one attempt at a time, whichever of the scheduler's threads runs it
+    private final Object attempts = new Object();
 
     private final List<Runnable> announcements = new CopyOnWriteArrayList<>();
 
@@ -77,9 +82,12 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
      * @param container the container to subscribe with, not started, with auto-startup off
      * @param limiter the limiter whose local refusals the messages clear
      * @param retry how long to wait between attempts to start the container
+     * @param scheduler runs the attempts: the application's, which stops it
      */
-    public LocalRefusalsSubscription(RedisMessageListenerContainer container, RedisRateLimiter limiter, BackOff retry) {
+    public LocalRefusalsSubscription(RedisMessageListenerContainer container, RedisRateLimiter limiter, BackOff retry,
+            TaskScheduler scheduler) {
         this.container = container;
+        this.scheduler = scheduler;
         this.limiter = limiter;
         this.retry = retry;
         this.backOff = retry.start();
@@ -88,33 +96,42 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
 
     @Override
     public void start() {
-        if (this.starter != null) {
+        if (this.running) {
             return;
         }
+        this.running = true;
         this.limiter.invalidationsListening(false);
-        ScheduledExecutorService starter = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "limiter-invalidations");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.starter = starter;
         this.backOff = this.retry.start();
-        starter.execute(() -> attempt(starter));
+        attemptAfter(0);
     }
 
-    private void attempt(ScheduledExecutorService starter) {
-        try {
-            if (this.container.isRunning()) {
-                // started, but its subscription was given up (a blocking client lost its connection)
-                this.container.stop();
+    private void attempt() {
+        synchronized (this.attempts) {
+            if (!this.running) {
+                return;
             }
-            this.container.start();
+            try {
+                if (this.container.isRunning()) {
+                    // started, but its subscription was given up (a blocking client lost its connection)
+                    this.container.stop();
+                }
+                this.container.start();
+            }
+            catch (RuntimeException ex) {
+                // a failed start leaves the container marked as started: stop it so that start() tries again
+                this.container.stop();
+                failed(ex);
+                schedule();
+            }
         }
-        catch (RuntimeException ex) {
-            // a failed start leaves the container marked as started: stop it so that start() tries again
-            this.container.stop();
-            failed(ex);
-            schedule(starter);
+    }
+
+    private void attemptAfter(long millis) {
+        try {
+            this.scheduler.schedule(this::attempt, Instant.now().plusMillis(millis));
+        }
+        catch (TaskRejectedException ex) {
+            // the scheduler is shutting down with the application: nothing is left to subscribe for
         }
     }
 
@@ -205,10 +222,7 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
     public void subscriptionAborted(Throwable cause) {
         changeTo(false);
         failed(cause);
-        ScheduledExecutorService starter = this.starter;
-        if (starter != null) {
-            schedule(starter);
-        }
+        schedule();
     }
 
     /**
@@ -216,20 +230,24 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
      * for a container whose start waited for something, such as its connection to open.
      */
     public void startAgain() {
-        ScheduledExecutorService starter = this.starter;
-        if (starter != null && !starter.isShutdown()) {
-            starter.execute(() -> attempt(starter));
+        if (this.running) {
+            attemptAfter(0);
         }
     }
 
     /** Schedules the next attempt on the streak's back-off, unless one is already scheduled. */
-    private void schedule(ScheduledExecutorService starter) {
+    private void schedule() {
         long wait = this.backOff.nextBackOff();
-        if (wait != BackOffExecution.STOP && !starter.isShutdown() && this.scheduled.compareAndSet(false, true)) {
-            starter.schedule(() -> {
+        if (wait != BackOffExecution.STOP && this.running && this.scheduled.compareAndSet(false, true)) {
+            try {
+                this.scheduler.schedule(() -> {
+                    this.scheduled.set(false);
+                    attempt();
+                }, Instant.now().plusMillis(wait));
+            }
+            catch (TaskRejectedException ex) {
                 this.scheduled.set(false);
-                attempt(starter);
-            }, wait, TimeUnit.MILLISECONDS);
+            }
         }
     }
 
@@ -264,18 +282,13 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
 
     @Override
     public void stop() {
-        ScheduledExecutorService starter = this.starter;
-        this.starter = null;
-        if (starter != null) {
-            starter.shutdownNow();
-        }
+        this.running = false;
         this.container.stop();
-        changeTo(false);
     }
 
     @Override
     public boolean isRunning() {
-        return this.starter != null;
+        return this.running;
     }
 
 }

@@ -1,6 +1,7 @@
 package io.github.limiter.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -9,10 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.limiter.LimitChecks.Field;
@@ -24,8 +22,10 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.task.TaskRejectedException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.scheduling.TaskScheduler;
 
 /**
  * Keeps the policy overrides of every instance in Redis, and applies them here: one hash,
@@ -78,7 +78,11 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     // values that cannot be read are logged once each
     private final Set<String> unreadable = ConcurrentHashMap.newKeySet();
 
-    private volatile @Nullable ScheduledExecutorService poller;
+    private final TaskScheduler scheduler;
+
+    private volatile boolean running;
+
+    private volatile @Nullable ScheduledFuture<?> polling;
 
     private volatile long renewedAt;
 
@@ -93,9 +97,11 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * change made on another
      * @param retention how long the overrides live in Redis after their latest change, while no
      * instance runs
+     * @param scheduler runs the reads, one at a time: the application's, which stops it
      */
     public RedisPolicyOverrides(StringRedisTemplate redis, String keyPrefix, PolicyOverrides overrides,
-            Duration pollInterval, Duration retention) {
+            Duration pollInterval, Duration retention, TaskScheduler scheduler) {
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler must not be null");
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.key = RedisLayout.policyOverrides(Objects.requireNonNull(keyPrefix, "keyPrefix must not be null"));
         this.channel = RedisLayout.policyChangesChannel(keyPrefix);
@@ -115,7 +121,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     }
 
     /**
-     * Reads the overrides without waiting for the next poll, on the poller's thread: what an
+     * Reads the overrides without waiting for the next poll, on the scheduler: what an
      * instance does when it hears that another one made a change.
      */
     public void changedElsewhere() {
@@ -291,7 +297,11 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
                 removed.contains(Field.BAN_FOR) ? null : override.banFor());
     }
 
-    private void poll() {
+    // one read at a time, whichever of the scheduler's threads runs it
+    private synchronized void poll() {
+        if (!this.running) {
+            return;
+        }
         try {
             refresh();
             if (this.failing.compareAndSet(true, false)) {
@@ -325,22 +335,21 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     }
 
     /**
-     * Reads the overrides on the poller's thread after a delay, once {@code first} has run there.
+     * Reads the overrides on the scheduler after a delay, once {@code first} has run there.
      * @return {@code false} if not started or stopping: nothing is left to apply overrides to
      */
     private boolean pollAfter(Duration delay, Runnable first) {
-        ScheduledExecutorService poller = this.poller;
-        if (poller == null) {
+        if (!this.running) {
             return false;
         }
         try {
-            poller.schedule(() -> {
+            this.scheduler.schedule(() -> {
                 first.run();
                 poll();
-            }, delay.toMillis(), TimeUnit.MILLISECONDS);
+            }, Instant.now().plus(delay));
             return true;
         }
-        catch (RejectedExecutionException ex) {
+        catch (TaskRejectedException ex) {
             return false;
         }
     }
@@ -355,33 +364,29 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
 
     @Override
     public void start() {
-        if (this.poller != null) {
+        if (this.running) {
             return;
         }
-        ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-            Thread thread = new Thread(runnable, "limiter-policy-overrides");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.poller = poller;
+        this.running = true;
         // without policies there is nothing to override, and nothing to read every interval
         if (this.overrides.hasPolicies()) {
-            poller.scheduleWithFixedDelay(this::poll, 0, this.pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+            this.polling = this.scheduler.scheduleWithFixedDelay(this::poll, Instant.now(), this.pollInterval);
         }
     }
 
     @Override
     public void stop() {
-        ScheduledExecutorService poller = this.poller;
-        this.poller = null;
-        if (poller != null) {
-            poller.shutdownNow();
+        this.running = false;
+        ScheduledFuture<?> polling = this.polling;
+        this.polling = null;
+        if (polling != null) {
+            polling.cancel(false);
         }
     }
 
     @Override
     public boolean isRunning() {
-        return this.poller != null;
+        return this.running;
     }
 
 }

@@ -20,6 +20,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.backoff.FixedBackOff;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -166,8 +167,10 @@ class LocalRefusalsIntegrationTests {
         RedisMessageListenerContainer container = new RedisMessageListenerContainer();
         container.setConnectionFactory(otherConnection);
         container.afterPropertiesSet();
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.initialize();
         LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, other,
-                new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS));
+                new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS), scheduler);
         subscription.start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -187,6 +190,7 @@ class LocalRefusalsIntegrationTests {
         }
         finally {
             subscription.stop();
+            scheduler.shutdown();
             container.destroy();
             otherConnection.destroy();
         }

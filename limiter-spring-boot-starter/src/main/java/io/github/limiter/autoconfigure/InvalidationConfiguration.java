@@ -41,9 +41,9 @@ class InvalidationConfiguration {
     @Bean
     LocalRefusalsSubscription limiterLocalRefusalsSubscription(
             @Qualifier(CONTAINER) InvalidationListenerContainer container, RedisRateLimiter rateLimiter,
-            LimiterRedisConnection connection, LimiterProperties properties) {
+            LimiterRedisConnection connection, LimiterProperties properties, LimiterTasks tasks) {
         LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, rateLimiter,
-                LimiterRedisConnection.reconnectBackOff(properties.getRedis()));
+                LimiterRedisConnection.reconnectBackOff(properties.getRedis()), tasks.scheduler());
         connection.onPubSubConnectionLost(subscription::connectionLost);
         container.whenAborted(subscription::subscriptionAborted);
         container.whenReady(subscription::startAgain);

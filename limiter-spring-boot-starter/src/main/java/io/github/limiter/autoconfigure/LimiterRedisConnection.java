@@ -1,10 +1,8 @@
 package io.github.limiter.autoconfigure;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.redis.RedisPermissionException;
 import org.apache.commons.logging.Log;
@@ -12,6 +10,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.core.task.TaskRejectedException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisConfiguration;
@@ -20,6 +19,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
@@ -74,7 +74,7 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private volatile boolean closed;
 
-    private volatile @Nullable ScheduledExecutorService connector;
+    private final TaskScheduler scheduler;
 
     /**
      * Opens the limiter's connection.
@@ -84,11 +84,13 @@ final class LimiterRedisConnection implements DisposableBean {
      * standalone server
      * @param builtByBoot whether Spring Boot built the application's factory
      * @param properties the limiter's settings
+     * @param scheduler where connecting goes on while Redis cannot be reached
      */
     LimiterRedisConnection(RedisConnectionFactory application,
             @Nullable RedisStaticMasterReplicaConfiguration masterReplica, boolean builtByBoot,
-            LimiterRedisProperties properties) {
+            LimiterRedisProperties properties, TaskScheduler scheduler) {
         this.properties = properties;
+        this.scheduler = scheduler;
         OwnConnection own = own(application, masterReplica, builtByBoot, properties);
         if (own != null) {
             this.servers = own.describeServers();
@@ -206,15 +208,8 @@ final class LimiterRedisConnection implements DisposableBean {
         if (tryOpen(check)) {
             return true;
         }
-        ScheduledExecutorService connector = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "limiter-connect");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.connector = connector;
         BackOffExecution execution = reconnectBackOff(this.properties).start();
-        connector.schedule(() -> connectLater(connector, execution, check), execution.nextBackOff(),
-                TimeUnit.MILLISECONDS);
+        connectAfter(execution, check);
         return false;
     }
 
@@ -225,12 +220,20 @@ final class LimiterRedisConnection implements DisposableBean {
         return backOff;
     }
 
-    private void connectLater(ScheduledExecutorService connector, BackOffExecution backOff, Runnable check) {
+    private void connectAfter(BackOffExecution backOff, Runnable check) {
+        try {
+            this.scheduler.schedule(() -> connectLater(backOff, check), Instant.now().plusMillis(backOff.nextBackOff()));
+        }
+        catch (TaskRejectedException ex) {
+            // the scheduler stops with the application: nothing is left to connect for
+        }
+    }
+
+    private void connectLater(BackOffExecution backOff, Runnable check) {
         try {
             if (!tryOpen(check)) {
                 if (!this.closed) {
-                    connector.schedule(() -> connectLater(connector, backOff, check), backOff.nextBackOff(),
-                            TimeUnit.MILLISECONDS);
+                    connectAfter(backOff, check);
                 }
                 return;
             }
@@ -250,7 +253,6 @@ final class LimiterRedisConnection implements DisposableBean {
                 logger.error("Rate limiting connected to " + this.servers + ", but cannot use it", ex);
             }
         }
-        connector.shutdown();
     }
 
     private boolean tryOpen(Runnable check) {
@@ -287,10 +289,6 @@ final class LimiterRedisConnection implements DisposableBean {
     @Override
     public void destroy() {
         this.closed = true;
-        ScheduledExecutorService connector = this.connector;
-        if (connector != null) {
-            connector.shutdownNow();
-        }
         if (this.closer != null) {
             this.closer.run();
         }

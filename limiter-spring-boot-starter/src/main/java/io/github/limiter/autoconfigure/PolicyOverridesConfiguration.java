@@ -29,11 +29,11 @@ class PolicyOverridesConfiguration {
     @Bean
     RedisPolicyOverrides limiterPolicyOverrides(LimiterRedisConnection connection, LimiterProperties properties,
             RateLimitAdvisor advisor, ApplicationEventPublisher eventPublisher,
-            ObjectProvider<LocalRefusalsSubscription> subscription) {
+            ObjectProvider<LocalRefusalsSubscription> subscription, LimiterTasks tasks) {
         advisor.overrides().addListener(eventPublisher::publishEvent);
         LimiterPolicyOverridesProperties settings = properties.getPolicyOverrides();
         RedisPolicyOverrides store = new RedisPolicyOverrides(connection.template(), properties.getKeyPrefix(),
-                advisor.overrides(), settings.getPollInterval(), settings.getRetention());
+                advisor.overrides(), settings.getPollInterval(), settings.getRetention(), tasks.scheduler());
         // changes are announced on a channel of their own; the instances that listen to it (local-cache
         // on) read them at once, the others at their next poll
         subscription.ifAvailable((heard) -> heard.onMessageOn(store.channel(), store::changedElsewhere));

@@ -16,6 +16,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.task.ThreadPoolTaskSchedulerBuilder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,13 +37,18 @@ class RedisRateLimiterConfiguration {
     private static final Log logger = LogFactory.getLog(RedisRateLimiterConfiguration.class);
 
     @Bean
+    LimiterTasks limiterTasks(ObjectProvider<ThreadPoolTaskSchedulerBuilder> builder) {
+        return new LimiterTasks(builder.getIfAvailable(ThreadPoolTaskSchedulerBuilder::new));
+    }
+
+    @Bean
     LimiterRedisConnection limiterRedisConnection(RedisConnectionFactory connectionFactory,
             LimiterProperties properties, ObjectProvider<RedisStaticMasterReplicaConfiguration> masterReplica,
-            BeanFactory beanFactory) {
+            BeanFactory beanFactory, LimiterTasks tasks) {
         boolean builtByBoot = BootRedisServers.builtTheFactory(connectionFactory, beanFactory);
         return new LimiterRedisConnection(connectionFactory,
                 BootRedisServers.masterReplica(masterReplica.getIfAvailable(), beanFactory, builtByBoot), builtByBoot,
-                properties.getRedis());
+                properties.getRedis(), tasks.scheduler());
     }
 
     // Declared as RedisRateLimiter so that conditions on it (the health indicator) see it, backing

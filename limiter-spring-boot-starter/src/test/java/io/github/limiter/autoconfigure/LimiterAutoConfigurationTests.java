@@ -1,11 +1,13 @@
 package io.github.limiter.autoconfigure;
 
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
@@ -29,18 +31,20 @@ import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
-import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -115,6 +119,33 @@ class LimiterAutoConfigurationTests {
             assertThat(context).doesNotHaveBean(RateLimitAdvisor.class);
             assertThat(context).doesNotHaveBean(LimiterProperties.class);
         });
+    }
+
+    @Test
+    void runsItsBackgroundWorkOnASchedulerOfItsOwnThatStopsWithTheContext() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            // nothing listens once it is closed: the limiter keeps connecting, in the background
+            port = socket.getLocalPort();
+        }
+        AtomicReference<ThreadPoolTaskScheduler> used = new AtomicReference<>();
+        this.runner.withPropertyValues("spring.data.redis.port=" + port, "limiter.redis.connect-timeout=100ms")
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context).as("Spring Boot's own scheduler is not replaced").doesNotHaveBean(TaskScheduler.class);
+                ThreadPoolTaskScheduler scheduler = (ThreadPoolTaskScheduler) context.getBean(LimiterTasks.class)
+                    .scheduler();
+                used.set(scheduler);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount() < 2
+                        && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                assertThat(scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount())
+                    .as("attempts to connect and to subscribe, run on it").isGreaterThanOrEqualTo(2);
+                assertThat(scheduler.getThreadNamePrefix()).isEqualTo("limiter-");
+            });
+        assertThat(used.get().getScheduledThreadPoolExecutor().isShutdown()).as("stopped with the context").isTrue();
     }
 
     @Test

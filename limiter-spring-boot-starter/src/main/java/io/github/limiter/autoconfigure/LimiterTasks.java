@@ -1,0 +1,40 @@
+package io.github.limiter.autoconfigure;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.task.ThreadPoolTaskSchedulerBuilder;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+
+/**
+ * Where the limiter's background work runs: connecting while Redis is down, starting the
+ * subscription to unbans and resets again, reading the policy overrides. One Spring
+ * {@link ThreadPoolTaskScheduler}, built with Spring Boot's {@link ThreadPoolTaskSchedulerBuilder}
+ * (so the application's {@code spring.task.scheduling.shutdown.*} settings and scheduler
+ * customizers apply), with two threads of its own, named {@code limiter-}: an attempt to connect
+ * waits up to the connect timeout, and must not delay the application's own scheduled tasks. It
+ * stops with the application context.
+ *
+ * <p>Not a {@link TaskScheduler} bean: one would make Spring Boot's own scheduler back off and run
+ * the application's {@code @Scheduled} methods.
+ */
+final class LimiterTasks implements DisposableBean {
+
+    private final ThreadPoolTaskScheduler scheduler;
+
+    LimiterTasks(ThreadPoolTaskSchedulerBuilder builder) {
+        ThreadPoolTaskScheduler scheduler = builder.poolSize(2).threadNamePrefix("limiter-").build();
+        scheduler.setDaemon(true);
+        scheduler.initialize();
+        this.scheduler = scheduler;
+    }
+
+    TaskScheduler scheduler() {
+        return this.scheduler;
+    }
+
+    @Override
+    public void destroy() {
+        this.scheduler.shutdown();
+    }
+
+}
