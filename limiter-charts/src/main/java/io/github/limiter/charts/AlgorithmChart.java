@@ -43,9 +43,9 @@ public final class AlgorithmChart {
         try (EmbeddedRedis redis = EmbeddedRedis.start()) {
             LettuceConnectionFactory connectionFactory = redis.newConnectionFactory();
             try {
-                Map<Algorithm, List<Call>> results = run(RedisRateLimiter.builder(new StringRedisTemplate(connectionFactory))
-                    .keyPrefix("chart-" + UUID.randomUUID() + ":")
-                    .build());
+                StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
+                Map<Algorithm, List<Call>> results = run(
+                        RedisRateLimiter.builder(template).keyPrefix("chart-" + UUID.randomUUID() + ":").build());
                 write(output, SvgChart.draw(BurstTrace.requestTimes(), results));
                 print(results);
                 printMemory(redis);

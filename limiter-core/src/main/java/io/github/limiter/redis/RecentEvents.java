@@ -6,10 +6,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -31,9 +31,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  *
  * <p>Written by one small script, only for the calls that raise an alert or start a ban. It is a
  * second command rather than part of the decision script because a per-limit list cannot share a
- * Redis Cluster slot with the per-key keys of every decision. It is written on a thread of its own,
- * never on the deciding one: the call that raised the alert does not wait for it, and a decision
- * completed on the Redis client's I/O thread must not block it. The queue is bounded; events that
+ * Redis Cluster slot with the per-key keys of every decision. It is written, one event at a time,
+ * on the executor it is given (the Spring Boot starter gives the limiter's scheduler), never on the
+ * deciding thread: the call that raised the alert does not wait for it, and a decision completed on
+ * the Redis client's I/O thread must not block it. The queue is bounded; events that
  * find it full, or that cannot be written while Redis is down, are dropped with one WARN line per
  * streak, since the alert and ban themselves are already in force.
  *
@@ -68,7 +69,12 @@ public final class RecentEvents implements RateLimitListener {
 
     private final String instance = ManagementFactory.getRuntimeMXBean().getName();
 
-    private final ThreadPoolExecutor writer;
+    private final Executor executor;
+
+    private final BlockingQueue<Event> pending = new LinkedBlockingQueue<>(QUEUE);
+
+    // one writer at a time: set while a task that writes the pending events is submitted or running
+    private final AtomicBoolean writing = new AtomicBoolean();
 
     // the events handed to the writer, and those it is done with: what awaitWritten waits on (the
     // executor's own task counts are approximate, and miss a task its thread has taken but not begun)
@@ -83,16 +89,12 @@ public final class RecentEvents implements RateLimitListener {
      * Creates the recorder.
      * @param redis the template to write and read through
      * @param keyPrefix the limiter's key prefix
+     * @param executor writes the events: the application's, which stops it
      */
-    public RecentEvents(StringRedisTemplate redis, String keyPrefix) {
+    public RecentEvents(StringRedisTemplate redis, String keyPrefix, Executor executor) {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-        this.writer = new ThreadPoolExecutor(1, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(QUEUE), runnable -> {
-            Thread thread = new Thread(runnable, "limiter-recent-events");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.writer.allowCoreThreadTimeOut(true);
+        this.executor = Objects.requireNonNull(executor, "executor must not be null");
     }
 
     @Override
@@ -138,20 +140,51 @@ public final class RecentEvents implements RateLimitListener {
     }
 
     private void record(Event event) {
+        this.queued.incrementAndGet();
+        if (!this.pending.offer(event)) {
+            this.queued.decrementAndGet();
+            dropped(event, "more than " + QUEUE + " events wait to be written");
+            return;
+        }
+        writeSoon();
+    }
+
+    private void writeSoon() {
+        if (!this.writing.compareAndSet(false, true)) {
+            return;
+        }
         try {
-            this.queued.incrementAndGet();
-            this.writer.execute(() -> {
+            this.executor.execute(this::writePending);
+        }
+        catch (RejectedExecutionException ex) {
+            // the executor stops with the application: what waits is dropped, as if Redis were down
+            this.writing.set(false);
+            Event event;
+            while ((event = this.pending.poll()) != null) {
+                this.queued.decrementAndGet();
+                dropped(event, "the executor that writes them is stopped");
+            }
+        }
+    }
+
+    private void writePending() {
+        try {
+            Event event;
+            while ((event = this.pending.poll()) != null) {
                 try {
                     write(event);
                 }
                 finally {
                     this.done.incrementAndGet();
                 }
-            });
+            }
         }
-        catch (RejectedExecutionException ex) {
-            this.queued.decrementAndGet();
-            dropped(event, "more than " + QUEUE + " events wait to be written");
+        finally {
+            this.writing.set(false);
+        }
+        // an event queued after the last poll, before the flag was cleared
+        if (!this.pending.isEmpty()) {
+            writeSoon();
         }
     }
 

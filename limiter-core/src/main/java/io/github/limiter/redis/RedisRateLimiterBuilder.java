@@ -116,7 +116,8 @@ public final class RedisRateLimiterBuilder {
      * {@link DefaultDecisionObservationConvention}
      * @return this builder
      */
-    public RedisRateLimiterBuilder observations(ObservationRegistry registry, @Nullable DecisionObservationConvention convention) {
+    public RedisRateLimiterBuilder observations(ObservationRegistry registry,
+            @Nullable DecisionObservationConvention convention) {
         this.observationRegistry = Objects.requireNonNull(registry, "registry must not be null");
         this.observationConvention = convention;
         return this;

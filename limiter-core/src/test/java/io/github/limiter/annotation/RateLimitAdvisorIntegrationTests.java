@@ -577,7 +577,8 @@ class RateLimitAdvisorIntegrationTests {
         this.prefix = "test-" + UUID.randomUUID() + ":";
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", this.properties));
-        context.getBeanFactory().registerSingleton("rateLimiter", RedisRateLimiter.builder(redis).keyPrefix(this.prefix).build());
+        context.getBeanFactory()
+            .registerSingleton("rateLimiter", RedisRateLimiter.builder(redis).keyPrefix(this.prefix).build());
         context.getBeanFactory().registerSingleton("policies", this.policies);
         context.getBeanFactory().registerSingleton("blankKey", this.blankKey);
         context.getBeanFactory().registerSingleton("defaultPolicy", Optional.ofNullable(this.defaultPolicy));

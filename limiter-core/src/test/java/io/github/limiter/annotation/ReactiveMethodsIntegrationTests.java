@@ -221,7 +221,8 @@ class ReactiveMethodsIntegrationTests {
 
     private Answers start(StringRedisTemplate template) {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
-        context.getBeanFactory().registerSingleton("rateLimiter", RedisRateLimiter.builder(template).keyPrefix(this.prefix).build());
+        context.getBeanFactory()
+            .registerSingleton("rateLimiter", RedisRateLimiter.builder(template).keyPrefix(this.prefix).build());
         context.register(AdvisorConfig.class, Answers.class);
         this.context = context;
         context.refresh();

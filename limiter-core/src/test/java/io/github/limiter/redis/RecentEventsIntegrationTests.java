@@ -10,6 +10,7 @@ import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +22,8 @@ class RecentEventsIntegrationTests {
 
     private final String prefix = "recent-" + UUID.randomUUID() + ":";
 
-    private final RecentEvents recent = new RecentEvents(redis, this.prefix);
+    private final RecentEvents recent = new RecentEvents(redis, this.prefix,
+            new SimpleAsyncTaskExecutor("recent-events-"));
 
     private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of(this.recent));
 

@@ -222,7 +222,8 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private void connectAfter(BackOffExecution backOff, Runnable check) {
         try {
-            this.scheduler.schedule(() -> connectLater(backOff, check), Instant.now().plusMillis(backOff.nextBackOff()));
+            this.scheduler.schedule(() -> connectLater(backOff, check),
+                    Instant.now().plusMillis(backOff.nextBackOff()));
         }
         catch (TaskRejectedException ex) {
             // the scheduler stops with the application: nothing is left to connect for

@@ -1,5 +1,7 @@
 package io.github.limiter.autoconfigure;
 
+import java.util.concurrent.Executor;
+
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.task.ThreadPoolTaskSchedulerBuilder;
 import org.springframework.scheduling.TaskScheduler;
@@ -7,7 +9,8 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * Where the limiter's background work runs: connecting while Redis is down, starting the
- * subscription to unbans and resets again, reading the policy overrides. One Spring
+ * subscription to unbans and resets again, reading the policy overrides, writing the recent alerts
+ * and bans. One Spring
  * {@link ThreadPoolTaskScheduler}, built with Spring Boot's {@link ThreadPoolTaskSchedulerBuilder}
  * (so the application's {@code spring.task.scheduling.shutdown.*} settings and scheduler
  * customizers apply), with two threads of its own, named {@code limiter-}: an attempt to connect
@@ -29,6 +32,10 @@ final class LimiterTasks implements DisposableBean {
     }
 
     TaskScheduler scheduler() {
+        return this.scheduler;
+    }
+
+    Executor executor() {
         return this.scheduler;
     }
 

@@ -120,8 +120,9 @@ class RedisRateLimiterConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RecentEvents rateLimitRecentEvents(LimiterRedisConnection connection, LimiterProperties properties) {
-        return new RecentEvents(connection.template(), properties.getKeyPrefix());
+    RecentEvents rateLimitRecentEvents(LimiterRedisConnection connection, LimiterProperties properties,
+            LimiterTasks tasks) {
+        return new RecentEvents(connection.template(), properties.getKeyPrefix(), tasks.executor());
     }
 
 }

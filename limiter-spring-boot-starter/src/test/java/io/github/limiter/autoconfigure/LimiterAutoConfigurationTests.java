@@ -132,7 +132,8 @@ class LimiterAutoConfigurationTests {
         this.runner.withPropertyValues("spring.data.redis.port=" + port, "limiter.redis.connect-timeout=100ms")
             .run(context -> {
                 assertThat(context).hasNotFailed();
-                assertThat(context).as("Spring Boot's own scheduler is not replaced").doesNotHaveBean(TaskScheduler.class);
+                assertThat(context).as("Spring Boot's own scheduler is not replaced")
+                    .doesNotHaveBean(TaskScheduler.class);
                 ThreadPoolTaskScheduler scheduler = (ThreadPoolTaskScheduler) context.getBean(LimiterTasks.class)
                     .scheduler();
                 used.set(scheduler);
