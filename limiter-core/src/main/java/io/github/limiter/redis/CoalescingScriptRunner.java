@@ -50,7 +50,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * most a timeout's worth of ticks of runs (plus two) is in flight per group: the calls that arrive
  * then wait for one to return and fail at their deadlines unsent, so that a stalled Redis gets at
  * most one run per tick for one timeout, not one per call. The watch is one timer task
- * per run, cancelled when it returns, on a hashed wheel timer ({@link Deadlines}): neither
+ * per run, cancelled when it returns, on the limiter's hashed wheel timer ({@link Deadlines}): neither
  * scheduling nor cancelling takes a lock, so an event-loop thread that sends or completes a run
  * never blocks.
  */
@@ -67,6 +67,8 @@ final class CoalescingScriptRunner implements ScriptRunner {
     private final long timeoutNanos;
 
     private final Duration timeout;
+
+    private final Deadlines deadlines;
 
     private final Group single = new Group();
 
@@ -96,12 +98,14 @@ final class CoalescingScriptRunner implements ScriptRunner {
         this.timeoutNanos = timeout.toNanos();
         // a run per tick while none returns, for as long as a call waits at most
         this.maxInFlight = (int) Math.min(Math.max(2, this.timeoutNanos / TICK_NANOS + 2), 1000);
-        // started here, on the thread that builds the limiter: starting waits for the timer's thread
-        Deadlines.start();
+        this.deadlines = sender.deadlines();
     }
 
     @Override
     public CompletableFuture<List<Long>> run(DecisionCall call) {
+        if (this.deadlines.closed()) {
+            return CompletableFuture.failedFuture(Deadlines.closedFailure());
+        }
         PendingCall pending = new PendingCall(call, new CompletableFuture<>(), System.nanoTime() + this.timeoutNanos);
         Group group = group(call);
         boolean waits;
@@ -152,6 +156,12 @@ final class CoalescingScriptRunner implements ScriptRunner {
         Watch watch = new Watch(group, run);
         synchronized (group) {
             group.live.add(watch);
+        }
+        if (this.deadlines.closed()) {
+            // the limiter is closed: nothing more goes to Redis, and those that wait fail now
+            run.forEach(pending -> pending.result().completeExceptionally(Deadlines.closedFailure()));
+            sendNext(group, watch);
+            return;
         }
         try {
             // a run of one is the call's own script (the fast path or the general one), as uncoalesced
@@ -210,7 +220,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
     /** Schedules {@link #gather} for the next tick, unless it is or too many runs are in flight; holding the lock. */
     private void gatherSoon(Group group) {
         if (group.gather == null && group.inFlight < this.maxInFlight) {
-            group.gather = Deadlines.WHEEL.newTimeout(timeout -> gather(group), 0, TimeUnit.NANOSECONDS);
+            group.gather = this.deadlines.schedule(timeout -> gather(group), 0);
         }
     }
 
@@ -277,8 +287,7 @@ final class CoalescingScriptRunner implements ScriptRunner {
         synchronized void at(long deadline) {
             if (!this.stopped) {
                 this.armed = true;
-                this.next = Deadlines.WHEEL.newTimeout(this, Math.max(deadline - System.nanoTime(), 0),
-                        TimeUnit.NANOSECONDS);
+                this.next = CoalescingScriptRunner.this.deadlines.schedule(this, deadline - System.nanoTime());
             }
         }
 
@@ -308,6 +317,10 @@ final class CoalescingScriptRunner implements ScriptRunner {
                 }
                 this.armed = false;
             }
+            if (CoalescingScriptRunner.this.deadlines.closed()) {
+                failAll();
+                return;
+            }
             long now = System.nanoTime();
             long next = Long.MAX_VALUE;
             for (PendingCall pending : this.run) {
@@ -336,6 +349,17 @@ final class CoalescingScriptRunner implements ScriptRunner {
             if (next != Long.MAX_VALUE) {
                 at(next);
             }
+        }
+
+        /** The limiter is closed: the run's calls, and those that wait behind it, fail now. */
+        private void failAll() {
+            List<PendingCall> waiting;
+            synchronized (this.group) {
+                waiting = new ArrayList<>(this.group.waiting);
+                this.group.waiting.clear();
+            }
+            this.run.forEach(pending -> pending.result().completeExceptionally(Deadlines.closedFailure()));
+            waiting.forEach(pending -> pending.result().completeExceptionally(Deadlines.closedFailure()));
         }
 
     }

@@ -50,18 +50,25 @@ final class LettuceScriptRunner implements ScriptRunner {
 
     private final Duration timeout;
 
+    private final Deadlines deadlines;
+
     private volatile @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
 
     /**
      * Creates a runner.
      * @param redis the template whose shared native connection the commands go over
      * @param timeout the longest a caller of {@link #run} waits: the limiter's timeout
+     * @param deadlines the limiter's timer
      */
-    LettuceScriptRunner(StringRedisTemplate redis, Duration timeout) {
+    LettuceScriptRunner(StringRedisTemplate redis, Duration timeout, Deadlines deadlines) {
         this.redis = redis;
         this.timeout = timeout;
-        // started here, on the thread that builds the limiter: starting waits for the timer's thread
-        Deadlines.start();
+        this.deadlines = deadlines;
+    }
+
+    /** The limiter's timer, which the coalescing runner shares. */
+    Deadlines deadlines() {
+        return this.deadlines;
     }
 
     /**
@@ -100,8 +107,11 @@ final class LettuceScriptRunner implements ScriptRunner {
         byte[][] keysAndArgs = call.keysAndArgs();
         byte[][] keys = Arrays.copyOf(keysAndArgs, call.numKeys());
         byte[][] args = Arrays.copyOfRange(keysAndArgs, call.numKeys(), keysAndArgs.length);
+        if (this.deadlines.closed()) {
+            return CompletableFuture.failedFuture(Deadlines.closedFailure());
+        }
         CompletableFuture<List<Long>> result = new CompletableFuture<>();
-        Timeout deadline = Deadlines.fail(result, this.timeout.toNanos(), () -> ScriptRunner.timedOut(this.timeout));
+        Timeout deadline = this.deadlines.fail(result, this.timeout.toNanos(), () -> ScriptRunner.timedOut(this.timeout));
         send(call.script(), keys, args).whenComplete((reply, failure) -> {
             deadline.cancel();
             if (failure != null) {

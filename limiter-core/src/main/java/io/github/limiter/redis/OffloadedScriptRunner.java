@@ -3,7 +3,6 @@ package io.github.limiter.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -28,7 +27,7 @@ import org.springframework.data.redis.RedisSystemException;
  * and bans are reported. Deadlines run on the JDK's own delayed executor, as
  * {@link CompletableFuture#orTimeout} does.
  */
-final class OffloadedScriptRunner implements ScriptRunner {
+final class OffloadedScriptRunner implements ScriptRunner, AutoCloseable {
 
     static final int THREADS = 8;
 
@@ -36,7 +35,7 @@ final class OffloadedScriptRunner implements ScriptRunner {
 
     private final BlockingScriptRunner blocking;
 
-    private final Executor executor;
+    private final ThreadPoolExecutor executor;
 
     private final @Nullable Duration timeout;
 
@@ -99,6 +98,12 @@ final class OffloadedScriptRunner implements ScriptRunner {
             // its caller stopped waiting: the decision stands, and is reported as late
             call.repliedLate(reply);
         }
+    }
+
+    /** Stops the threads once the calls already taken are done; a call made after that fails at once. */
+    @Override
+    public void close() {
+        this.executor.shutdown();
     }
 
 }

@@ -34,7 +34,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * <p>{@link #builder} makes one; the Spring Boot starter makes the application's.
  */
-public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin {
+public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, AutoCloseable {
 
     /** The most decisions coalesced into one script call unless told otherwise. */
     public static final int DEFAULT_MAX_BATCH = 64;
@@ -270,6 +270,17 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin {
     @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
     public void reset(String limitId, String key) {
         this.admin.reset(limitId, key);
+    }
+
+    /**
+     * Stops what the limiter started: its timer for decision deadlines (a decision still waiting
+     * for Redis fails at once, and follows its on-failure setting) and the threads that run
+     * decisions for clients other than Lettuce. Spring calls it when the application context
+     * closes. A decision made afterwards fails.
+     */
+    @Override
+    public void close() {
+        this.runners.close();
     }
 
     /**

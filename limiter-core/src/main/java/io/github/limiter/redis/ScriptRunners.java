@@ -25,7 +25,7 @@ import org.springframework.util.ClassUtils;
  * @param cluster whether the factory connects to Redis Cluster
  */
 record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner nonBlocking, ScriptRunner waiting,
-        @Nullable LettuceScriptRunner lettuce, boolean cluster) {
+        @Nullable LettuceScriptRunner lettuce, boolean cluster) implements AutoCloseable {
 
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
             ScriptRunners.class.getClassLoader());
@@ -42,7 +42,7 @@ record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner nonBlocking, Sc
         BlockingScriptRunner blocking = new BlockingScriptRunner(redis);
         if (sharesLettuceConnection(factory)) {
             Duration timeout = LettuceScriptRunner.commandTimeout((LettuceConnectionFactory) factory);
-            LettuceScriptRunner lettuce = new LettuceScriptRunner(redis, timeout);
+            LettuceScriptRunner lettuce = new LettuceScriptRunner(redis, timeout, new Deadlines());
             ScriptRunner nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(lettuce, maxBatch, cluster, timeout)
                     : lettuce;
             return new ScriptRunners(blocking, nonBlocking, waitingFor(nonBlocking), lettuce, cluster);
@@ -55,6 +55,20 @@ record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner nonBlocking, Sc
         }
         ScriptRunner offloaded = new OffloadedScriptRunner(blocking, OffloadedScriptRunner.THREADS, null);
         return new ScriptRunners(blocking, offloaded, blocking, null, cluster);
+    }
+
+    /**
+     * Stops what the runners started: the Lettuce runners' timer (a call still waiting fails at
+     * once), the threads of the runner for other clients.
+     */
+    @Override
+    public void close() {
+        if (this.lettuce != null) {
+            this.lettuce.deadlines().close();
+        }
+        if (this.nonBlocking instanceof OffloadedScriptRunner offloaded) {
+            offloaded.close();
+        }
     }
 
     /** The coalescing runner, if decisions are coalesced. */

@@ -20,10 +20,12 @@ import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -48,6 +50,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class RateLimitAdvisorIntegrationTests {
 
     private static final StringRedisTemplate redis = RedisServerExtension.template();
+
+    @AutoClose
+    private final Closer closing = new Closer();
 
     private AnnotationConfigApplicationContext context;
 
@@ -578,7 +583,7 @@ class RateLimitAdvisorIntegrationTests {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", this.properties));
         context.getBeanFactory()
-            .registerSingleton("rateLimiter", RedisRateLimiter.builder(redis).keyPrefix(this.prefix).build());
+            .registerSingleton("rateLimiter", this.closing.add(RedisRateLimiter.builder(redis).keyPrefix(this.prefix).build()));
         context.getBeanFactory().registerSingleton("policies", this.policies);
         context.getBeanFactory().registerSingleton("blankKey", this.blankKey);
         context.getBeanFactory().registerSingleton("defaultPolicy", Optional.ofNullable(this.defaultPolicy));

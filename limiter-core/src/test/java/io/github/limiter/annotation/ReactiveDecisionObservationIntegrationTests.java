@@ -8,10 +8,12 @@ import java.util.UUID;
 import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.tck.TestObservationRegistry;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -37,6 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReactiveDecisionObservationIntegrationTests {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @AutoClose
+    private final Closer closing = new Closer();
 
     private final TestObservationRegistry registry = TestObservationRegistry.create();
 
@@ -80,10 +85,10 @@ class ReactiveDecisionObservationIntegrationTests {
     }
 
     private Answers start() {
-        RedisRateLimiter limiter = RedisRateLimiter.builder(RedisServerExtension.template())
+        RedisRateLimiter limiter = this.closing.add(RedisRateLimiter.builder(RedisServerExtension.template())
             .keyPrefix("reactive-observed-" + UUID.randomUUID() + ":")
             .observations(this.registry, null)
-            .build();
+            .build());
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.getBeanFactory().registerSingleton("rateLimiter", limiter);
         context.register(AdvisorConfig.class, Answers.class);

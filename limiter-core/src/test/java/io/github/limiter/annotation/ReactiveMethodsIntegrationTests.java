@@ -21,9 +21,11 @@ import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -54,6 +56,9 @@ class ReactiveMethodsIntegrationTests {
     private static final StringRedisTemplate redis = RedisServerExtension.template();
 
     private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @AutoClose
+    private final Closer closing = new Closer();
 
     private final String prefix = "reactive-" + UUID.randomUUID() + ":";
 
@@ -222,7 +227,7 @@ class ReactiveMethodsIntegrationTests {
     private Answers start(StringRedisTemplate template) {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.getBeanFactory()
-            .registerSingleton("rateLimiter", RedisRateLimiter.builder(template).keyPrefix(this.prefix).build());
+            .registerSingleton("rateLimiter", this.closing.add(RedisRateLimiter.builder(template).keyPrefix(this.prefix).build()));
         context.register(AdvisorConfig.class, Answers.class);
         this.context = context;
         context.refresh();

@@ -9,6 +9,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,6 +25,7 @@ class AlgorithmTimingIntegrationTests {
 
     private static final int MAX = 10;
 
+    @AutoClose
     private final RedisRateLimiter limiter = new RedisRateLimiter(RedisServerExtension.template(),
             "timing-" + UUID.randomUUID() + ":", List.of());
 

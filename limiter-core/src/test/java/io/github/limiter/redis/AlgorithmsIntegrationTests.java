@@ -25,6 +25,7 @@ import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -47,6 +48,7 @@ class AlgorithmsIntegrationTests {
 
     private final List<Object> events = new CopyOnWriteArrayList<>();
 
+    @AutoClose
     private final RedisRateLimiter limiter = RedisRateLimiter.builder(redis).keyPrefix(this.prefix)
         .publishEvents(this.events::add)
         .build();

@@ -16,12 +16,14 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.reactive.ReactiveRateLimiter;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -43,13 +45,16 @@ class AsyncDecisionsIntegrationTests {
 
     private static final StringRedisTemplate redis = RedisServerExtension.template();
 
+    @AutoClose
+    private final Closer closing = new Closer();
+
     private final String prefix = "async-" + UUID.randomUUID() + ":";
 
     private final Limit threePerMinute = Limit.of(3, Duration.ofMinutes(1));
 
     @Test
     void countsAndRejectsLikeTheBlockingPathOnTheSameCounter() {
-        RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of()));
         for (int call = 1; call <= 2; call++) {
             Decision decision = join(limiter.tryAcquireAsync("answers", "alice", this.threePerMinute));
             assertThat(decision.allowed()).isTrue();
@@ -65,7 +70,7 @@ class AsyncDecisionsIntegrationTests {
 
     @Test
     void isExactUnderManyConcurrentDecisions() {
-        RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of()));
         Limit fifty = Limit.of(50, Duration.ofMinutes(1));
         List<CompletableFuture<Decision>> decisions = new ArrayList<>();
         for (int call = 0; call < 300; call++) {
@@ -86,7 +91,7 @@ class AsyncDecisionsIntegrationTests {
                 told.add(binding);
             }
         };
-        RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of(listener));
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of(listener)));
         Limit tiers = Limit.of(2, Duration.ofMinutes(1)).withAlertAt(1).withBanFor(Duration.ofMinutes(10));
         List<Decision> decisions = new ArrayList<>();
         for (int call = 0; call < 4; call++) {
@@ -104,8 +109,8 @@ class AsyncDecisionsIntegrationTests {
     void refusesFromMemoryWithoutAskingRedisAndCompletesAtOnce(EmbeddedRedis server) {
         LettuceConnectionFactory connection = server.newConnectionFactory();
         try {
-            RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
-                    List.of(), new LocalRefusals(100, Duration.ofMinutes(1)));
+            RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+                    List.of(), new LocalRefusals(100, Duration.ofMinutes(1))));
             Limit banning = Limit.of(1, Duration.ofMinutes(1)).withBanFor(Duration.ofMinutes(5));
             join(limiter.tryAcquireAsync("crawl", "bot", banning));
             assertThat(join(limiter.tryAcquireAsync("crawl", "bot", banning)).banned()).isTrue();
@@ -127,8 +132,8 @@ class AsyncDecisionsIntegrationTests {
         try (EmbeddedRedis server = EmbeddedRedis.start()) {
             LettuceConnectionFactory connection = server.newConnectionFactory();
             try {
-                RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
-                        List.of());
+                RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+                        List.of()));
                 limiter.check();
                 server.withCommands(commands -> commands.clientPause(500));
                 long start = System.nanoTime();
@@ -170,8 +175,8 @@ class AsyncDecisionsIntegrationTests {
             }
         };
         try {
-            RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
-                    List.of(listener));
+            RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+                    List.of(listener)));
             limiter.check();
             assertThat(join(limiter.tryAcquireAsync("down", "k", this.threePerMinute)).allowed()).isTrue();
             server.kill();
@@ -193,8 +198,8 @@ class AsyncDecisionsIntegrationTests {
     void reloadsTheScriptAfterRedisLostIt(EmbeddedRedis server) {
         LettuceConnectionFactory connection = server.newConnectionFactory();
         try {
-            RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
-                    List.of());
+            RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+                    List.of()));
             assertThat(join(limiter.tryAcquireAsync("flushed", "k", this.threePerMinute)).count()).isEqualTo(1);
             server.withCommands(commands -> commands.scriptFlush());
             assertThat(join(limiter.tryAcquireAsync("flushed", "k", this.threePerMinute)).count()).isEqualTo(2);
@@ -206,7 +211,7 @@ class AsyncDecisionsIntegrationTests {
 
     @Test
     void anInvalidRequestFailsTheStageRatherThanThrowing() {
-        RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of()));
         assertThat(limiter.tryAcquireAsync("no spaces", "k", this.threePerMinute).toCompletableFuture())
             .failsWithin(Duration.ofSeconds(1))
             .withThrowableOfType(ExecutionException.class)
@@ -216,7 +221,7 @@ class AsyncDecisionsIntegrationTests {
 
     @Test
     void aMonoDecidesOncePerSubscriptionAndNotBefore() {
-        RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of()));
         ReactiveRateLimiter reactive = new ReactiveRateLimiter(limiter);
         Mono<Decision> decision = reactive.tryAcquire("mono", "k", Limit.of(2, Duration.ofMinutes(1)));
         assertThat(redis.hasKey(this.prefix + "{mono:k}")).as("nothing counted before a subscription").isFalse();

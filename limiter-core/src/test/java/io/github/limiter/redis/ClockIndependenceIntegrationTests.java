@@ -6,8 +6,10 @@ import java.util.UUID;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -25,11 +27,14 @@ class ClockIndependenceIntegrationTests {
 
     private static final StringRedisTemplate redis = RedisServerExtension.template();
 
+    @AutoClose
+    private final Closer closing = new Closer();
+
     @ParameterizedTest
     @EnumSource(Algorithm.class)
     void theScriptReceivesOnlyTheLimitsSettings(Algorithm algorithm) {
         String prefix = "clock-" + UUID.randomUUID() + ":";
-        RedisRateLimiter limiter = new RedisRateLimiter(redis, prefix, List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, prefix, List.of()));
         Limit limit = Limit.of(7, Duration.ofSeconds(30)).withAlgorithm(algorithm).withAlertAt(3)
             .withBanFor(Duration.ofMinutes(2));
         List<String> args = RedisServerExtension.redis().withCommands(commands -> {

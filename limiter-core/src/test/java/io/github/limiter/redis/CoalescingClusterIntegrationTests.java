@@ -10,7 +10,9 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.EmbeddedRedisCluster;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,9 @@ class CoalescingClusterIntegrationTests {
     private static LettuceConnectionFactory connection;
 
     private static StringRedisTemplate redis;
+
+    @AutoClose
+    private final Closer closing = new Closer();
 
     private final String prefix = "coalescing-cluster-" + UUID.randomUUID() + ":";
 
@@ -163,7 +168,7 @@ class CoalescingClusterIntegrationTests {
     }
 
     private RedisRateLimiter limiter() {
-        RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of()));
         limiter.check();
         assertThat(limiter.coalescing()).as("coalescing on the cluster's shared connection").isNotNull();
         return limiter;

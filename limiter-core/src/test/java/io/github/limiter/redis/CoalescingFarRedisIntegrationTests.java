@@ -8,10 +8,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.limiter.Limit;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.DelayingProxy;
 import io.github.limiter.test.EmbeddedRedis;
 import io.lettuce.core.ClientOptions;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,6 +37,9 @@ class CoalescingFarRedisIntegrationTests {
 
     // long enough that a busy machine's own delays stay small beside it
     private static final Duration TIMEOUT = Duration.ofMillis(300);
+
+    @AutoClose
+    private final Closer closing = new Closer();
 
     private final String prefix = "far-" + UUID.randomUUID() + ":";
 
@@ -101,8 +106,8 @@ class CoalescingFarRedisIntegrationTests {
                     .build());
         this.connection.afterPropertiesSet();
         this.connection.start();
-        RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(this.connection), this.prefix,
-                List.of(), null, maxBatch);
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(this.connection), this.prefix,
+                List.of(), null, maxBatch));
         limiter.check();
         return limiter;
     }

@@ -12,10 +12,13 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.EmbeddedRedis;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +36,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * decided as if alone; a lone call goes at once, on its own; failures reach each caller.
  */
 class CoalescingIntegrationTests {
+
+    // the runners of this class's tests share a timer, as those of one limiter do
+    private static final Deadlines deadlines = new Deadlines();
+
+    @AutoClose
+    private final Closer closing = new Closer();
 
     private final String prefix = "coalescing-" + UUID.randomUUID() + ":";
 
@@ -59,7 +68,7 @@ class CoalescingIntegrationTests {
 
     @Test
     void manyThreadsOnOneKeyGetExactlyMaxInFewerScriptCalls() {
-        RedisRateLimiter limiter = new RedisRateLimiter(this.redis, this.prefix, List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(this.redis, this.prefix, List.of()));
         limiter.check();
         Limit fifty = Limit.of(50, Duration.ofMinutes(1));
         AtomicInteger allowed = new AtomicInteger();
@@ -80,7 +89,7 @@ class CoalescingIntegrationTests {
 
     @Test
     void asynchronousCallsOnManyKeysAndAlgorithmsAreEachDecidedAsAlone() {
-        RedisRateLimiter limiter = new RedisRateLimiter(this.redis, this.prefix, List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(this.redis, this.prefix, List.of()));
         limiter.check();
         List<Limit> limits = List.of(this.fivePerMinute, this.fivePerMinute.withAlgorithm(Algorithm.SLIDING_LOG),
                 this.fivePerMinute.withAlgorithm(Algorithm.SLIDING_WINDOW),
@@ -113,7 +122,7 @@ class CoalescingIntegrationTests {
 
     @Test
     void aLoneCallIsSentAtOnceOnItsOwn() {
-        RedisRateLimiter limiter = new RedisRateLimiter(this.redis, this.prefix, List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(this.redis, this.prefix, List.of()));
         limiter.check();
         for (int i = 0; i < 3; i++) {
             assertThat(limiter.tryAcquire("alone", "k", this.fivePerMinute).allowed()).isTrue();
@@ -245,7 +254,7 @@ class CoalescingIntegrationTests {
 
     @Test
     void withMaxBatchOneNothingIsCoalesced() {
-        RedisRateLimiter limiter = new RedisRateLimiter(this.redis, this.prefix, List.of(), null, 1);
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(this.redis, this.prefix, List.of(), null, 1));
         assertThat(limiter.coalescing()).isNull();
         limiter.check();
         assertThat(Concurrency.countPassing(16, 5, () -> {
@@ -255,13 +264,18 @@ class CoalescingIntegrationTests {
         }, IllegalStateException.class)).isEqualTo(5);
     }
 
+    @AfterAll
+    static void stopTheTimer() {
+        deadlines.close();
+    }
+
     /** A runner whose connection is open, so that a pause holds its first script call, not its handshake. */
     private static CoalescingScriptRunner runner(StringRedisTemplate redis, int maxBatch) {
         return runner(redis, maxBatch, Duration.ofSeconds(10));
     }
 
     private static CoalescingScriptRunner runner(StringRedisTemplate redis, int maxBatch, Duration timeout) {
-        LettuceScriptRunner sender = new LettuceScriptRunner(redis, timeout);
+        LettuceScriptRunner sender = new LettuceScriptRunner(redis, timeout, deadlines);
         sender.prepare();
         return new CoalescingScriptRunner(sender, maxBatch, false, timeout);
     }

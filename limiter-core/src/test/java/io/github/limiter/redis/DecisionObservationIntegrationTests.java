@@ -12,6 +12,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.observation.DecisionObservationContext;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.WithRedis;
@@ -23,6 +24,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +48,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class DecisionObservationIntegrationTests {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @AutoClose
+    private final Closer closing = new Closer();
 
     private final TestObservationRegistry registry = TestObservationRegistry.create();
 
@@ -180,8 +185,8 @@ class DecisionObservationIntegrationTests {
 
     @Test
     void decisionsAreNotObservedUnlessARegistryIsSet(EmbeddedRedis redis) {
-        RedisRateLimiter limiter = new RedisRateLimiter(
-                new StringRedisTemplate(factory(redis.host(), redis.port())), this.prefix, List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(
+                new StringRedisTemplate(factory(redis.host(), redis.port())), this.prefix, List.of()));
 
         assertThat(limiter.getObservationRegistry()).isSameAs(ObservationRegistry.NOOP);
         assertThat(limiter.tryAcquire("answers", "frank", Limit.of(1, Duration.ofMinutes(1))).allowed()).isTrue();
@@ -235,8 +240,8 @@ class DecisionObservationIntegrationTests {
     }
 
     private RedisRateLimiter limiter(String host, int port, boolean up) {
-        RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(factory(host, port)), this.prefix,
-                List.of(), new LocalRefusals(100, Duration.ofMinutes(1)));
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(factory(host, port)), this.prefix,
+                List.of(), new LocalRefusals(100, Duration.ofMinutes(1))));
         limiter.setObservationRegistry(this.registry);
         if (up) {
             // what the limiter's start does; its commands are not decisions

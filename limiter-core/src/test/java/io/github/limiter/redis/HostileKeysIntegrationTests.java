@@ -11,6 +11,7 @@ import java.util.UUID;
 import io.github.limiter.Limit;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,6 +32,7 @@ class HostileKeysIntegrationTests {
 
     private final String prefix = "hostile-" + UUID.randomUUID() + ":";
 
+    @AutoClose
     private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of());
 
     private final Limit limit = Limit.of(1, Duration.ofMinutes(5));

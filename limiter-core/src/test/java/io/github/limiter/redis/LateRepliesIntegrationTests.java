@@ -15,8 +15,10 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.EmbeddedRedis;
 import io.lettuce.core.ClientOptions;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,9 @@ class LateRepliesIntegrationTests {
 
     /** What a busy machine may add to a deadline. */
     private static final long MARGIN_MS = 400;
+
+    @AutoClose
+    private final Closer closing = new Closer();
 
     private final String prefix = "late-" + UUID.randomUUID() + ":";
 
@@ -154,8 +159,8 @@ class LateRepliesIntegrationTests {
                     .build());
         this.connection.afterPropertiesSet();
         this.connection.start();
-        RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(this.connection), this.prefix,
-                List.of(this.recorder), new LocalRefusals(100, Duration.ofMinutes(1)), maxBatch);
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(this.connection), this.prefix,
+                List.of(this.recorder), new LocalRefusals(100, Duration.ofMinutes(1)), maxBatch));
         limiter.check();
         return limiter;
     }

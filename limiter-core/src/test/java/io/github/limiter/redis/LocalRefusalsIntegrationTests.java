@@ -10,10 +10,12 @@ import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -30,6 +32,9 @@ import static org.assertj.core.api.Assertions.within;
 class LocalRefusalsIntegrationTests {
 
     private static final StringRedisTemplate redis = RedisServerExtension.template();
+
+    @AutoClose
+    private final Closer closing = new Closer();
 
     private final String prefix = "local-" + UUID.randomUUID() + ":";
 
@@ -162,8 +167,8 @@ class LocalRefusalsIntegrationTests {
         LettuceConnectionFactory otherConnection = server.newConnectionFactory();
         LocalRefusals otherMemory = new LocalRefusals(100, Duration.ofHours(1));
         RedisRateLimiter admin = limiter(new LocalRefusals(100, Duration.ofHours(1)));
-        RedisRateLimiter other = new RedisRateLimiter(new StringRedisTemplate(otherConnection), this.prefix, List.of(),
-                otherMemory);
+        RedisRateLimiter other = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(otherConnection), this.prefix, List.of(),
+                otherMemory));
         RedisMessageListenerContainer container = new RedisMessageListenerContainer();
         container.setConnectionFactory(otherConnection);
         container.afterPropertiesSet();
@@ -197,7 +202,7 @@ class LocalRefusalsIntegrationTests {
     }
 
     private RedisRateLimiter limiter(LocalRefusals local) {
-        return new RedisRateLimiter(redis, this.prefix, List.of(), local);
+        return this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of(), local));
     }
 
     /** How many scripts Redis has run, from its own command statistics. */

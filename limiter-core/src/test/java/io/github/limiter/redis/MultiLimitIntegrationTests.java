@@ -11,6 +11,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 @WithRedis
 class MultiLimitIntegrationTests {
 
+    @AutoClose
     private final RedisRateLimiter limiter = new RedisRateLimiter(RedisServerExtension.template(),
             "multi-" + UUID.randomUUID() + ":", List.of());
 

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.limiter.Limit;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
@@ -25,6 +26,7 @@ class RecentEventsIntegrationTests {
     private final RecentEvents recent = new RecentEvents(redis, this.prefix,
             new SimpleAsyncTaskExecutor("recent-events-"));
 
+    @AutoClose
     private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of(this.recent));
 
     @Test

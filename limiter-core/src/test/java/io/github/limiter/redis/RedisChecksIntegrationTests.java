@@ -2,9 +2,11 @@ package io.github.limiter.redis;
 
 import java.util.List;
 
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,9 +21,12 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 @WithRedis
 class RedisChecksIntegrationTests {
 
+    @AutoClose
+    private final Closer closing = new Closer();
+
     @Test
     void reportsTheVersionAndLoadsTheScript() {
-        RedisRateLimiter limiter = new RedisRateLimiter(RedisServerExtension.template(), "checks:", List.of());
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(RedisServerExtension.template(), "checks:", List.of()));
         assertThat(limiter.check()).isEqualTo(RedisServerExtension.redis().redisVersion());
     }
 
@@ -30,8 +35,8 @@ class RedisChecksIntegrationTests {
         try (EmbeddedRedis old = EmbeddedRedis.startRedis28()) {
             LettuceConnectionFactory factory = old.newConnectionFactory();
             try {
-                RedisRateLimiter limiter = new RedisRateLimiter(new StringRedisTemplate(factory), "checks:",
-                        List.of());
+                RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(factory), "checks:",
+                        List.of()));
                 assertThatIllegalStateException().isThrownBy(limiter::check)
                     .withMessage("Redis 2.8.19 is too old for limiter: its scripts read the time (TIME) before "
                             + "writing, which needs Redis 5.0 or later. Upgrade Redis.");

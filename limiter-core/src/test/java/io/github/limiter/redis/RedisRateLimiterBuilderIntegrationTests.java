@@ -3,18 +3,26 @@ package io.github.limiter.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.RateLimitListener;
+import io.github.limiter.test.Closer;
+import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import io.micrometer.observation.tck.TestObservationRegistry;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static io.micrometer.observation.tck.TestObservationRegistryAssert.assertThat;
@@ -30,14 +38,17 @@ class RedisRateLimiterBuilderIntegrationTests {
 
     private static final StringRedisTemplate template = RedisServerExtension.template();
 
+    @AutoClose
+    private final Closer closing = new Closer();
+
     private final String keyPrefix = "builder-" + UUID.randomUUID() + ":";
 
     @Test
     void buildsALimiterWithoutSpringBoot() {
-        RedisRateLimiter limiter = RedisRateLimiter.builder(template)
+        RedisRateLimiter limiter = this.closing.add(RedisRateLimiter.builder(template)
             .keyPrefix(keyPrefix)
             .localCache(10_000, Duration.ofMinutes(10))
-            .build();
+            .build());
         limiter.check();
         Decision decision = limiter.tryAcquire("quotes", "alice", Limit.of(20, Duration.ofMinutes(1)));
 
@@ -49,7 +60,7 @@ class RedisRateLimiterBuilderIntegrationTests {
 
     @Test
     void theDefaultsAreTheStartersDefaults() {
-        RedisRateLimiter limiter = RedisRateLimiter.builder(template).build();
+        RedisRateLimiter limiter = this.closing.add(RedisRateLimiter.builder(template).build());
         String user = "defaults-" + UUID.randomUUID();
         try {
             limiter.tryAcquire("quotes", user, Limit.of(20, Duration.ofMinutes(1)));
@@ -76,13 +87,13 @@ class RedisRateLimiterBuilderIntegrationTests {
 
         };
         TestObservationRegistry registry = TestObservationRegistry.create();
-        RedisRateLimiter limiter = RedisRateLimiter.builder(template)
+        RedisRateLimiter limiter = this.closing.add(RedisRateLimiter.builder(template)
             .keyPrefix(this.keyPrefix)
             .listeners(List.of(first))
             .publishEvents(told::add)
             .maxBatch(1)
             .observations(registry, null)
-            .build();
+            .build());
         Limit oneThenBan = Limit.of(1, Duration.ofMinutes(1)).withBanFor(Duration.ofMinutes(5));
         limiter.tryAcquire("logins", "mallory", oneThenBan);
         limiter.tryAcquire("logins", "mallory", oneThenBan);
@@ -91,6 +102,47 @@ class RedisRateLimiterBuilderIntegrationTests {
                 new RateLimitBanEvent("logins", "mallory", Duration.ofMinutes(5)));
         assertThat(limiter.coalescing()).as("maxBatch 1: none coalesced").isNull();
         assertThat(registry).hasNumberOfObservationsWithNameEqualTo("limiter.decision", 2);
+    }
+
+    @Test
+    void closingStopsTheTimerItStartedAndFailsADecisionThatStillWaits(EmbeddedRedis server) {
+        LettuceConnectionFactory connection = server.newConnectionFactory();
+        try {
+            long timersBefore = deadlineTimers();
+            RedisRateLimiter limiter = RedisRateLimiter.builder(new StringRedisTemplate(connection))
+                .keyPrefix(this.keyPrefix)
+                .build();
+            limiter.check();
+            assertThat(deadlineTimers()).as("a timer of its own").isEqualTo(timersBefore + 1);
+            server.withCommands(commands -> commands.clientPause(3000));
+            CompletableFuture<Decision> waiting = limiter
+                .tryAcquireAsync("quotes", "alice", Limit.of(20, Duration.ofMinutes(1)))
+                .toCompletableFuture();
+            assertThat(waiting).as("held by the pause").isNotDone();
+
+            limiter.close();
+
+            assertThat(waiting).as("failed at once, not at its deadline")
+                .failsWithin(Duration.ofMillis(500))
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(DataAccessResourceFailureException.class);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (deadlineTimers() > timersBefore && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(deadlineTimers()).as("the timer's thread ended").isEqualTo(timersBefore);
+        }
+        finally {
+            connection.destroy();
+        }
+    }
+
+    private static long deadlineTimers() {
+        return Thread.getAllStackTraces()
+            .keySet()
+            .stream()
+            .filter(thread -> thread.isAlive() && thread.getName().equals("limiter-decision-deadlines"))
+            .count();
     }
 
     @Test

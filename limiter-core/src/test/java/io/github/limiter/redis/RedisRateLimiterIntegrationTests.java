@@ -18,6 +18,7 @@ import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.core.Cursor;
@@ -35,6 +36,7 @@ class RedisRateLimiterIntegrationTests {
     // Each test writes under its own prefix, so tests can share the server.
     private final String prefix = "test-" + UUID.randomUUID() + ":";
 
+    @AutoClose
     private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of());
 
     @Test

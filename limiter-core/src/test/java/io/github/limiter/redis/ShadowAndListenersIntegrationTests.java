@@ -11,8 +11,10 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.RateLimitListener;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -26,6 +28,9 @@ import static org.assertj.core.api.Assertions.assertThatRuntimeException;
 class ShadowAndListenersIntegrationTests {
 
     private static final StringRedisTemplate redis = RedisServerExtension.template();
+
+    @AutoClose
+    private final Closer closing = new Closer();
 
     private final String prefix = "shadow-" + UUID.randomUUID() + ":";
 
@@ -49,6 +54,7 @@ class ShadowAndListenersIntegrationTests {
 
     private final List<Object> events = new CopyOnWriteArrayList<>();
 
+    @AutoClose
     private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix,
             List.of(new DecisionEvents(this.events::add), this.recorder));
 
@@ -97,8 +103,8 @@ class ShadowAndListenersIntegrationTests {
         unreachable.afterPropertiesSet();
         unreachable.start();
         try {
-            RedisRateLimiter failing = new RedisRateLimiter(new StringRedisTemplate(unreachable), this.prefix,
-                    List.of(this.recorder));
+            RedisRateLimiter failing = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(unreachable), this.prefix,
+                    List.of(this.recorder)));
             assertThatRuntimeException().isThrownBy(() -> failing.tryAcquire("down", "k", Limit.of(1, Duration.ofMinutes(1))));
             assertThat(this.seen).singleElement().isInstanceOf(RuntimeException.class);
         }
@@ -109,7 +115,7 @@ class ShadowAndListenersIntegrationTests {
 
     @Test
     void aFailingListenerDoesNotStopTheOthers() {
-        RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of(new RateLimitListener() {
+        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of(new RateLimitListener() {
 
             @Override
             public void onDecision(List<LimitRequest> requests, List<Decision> decisions, Decision binding,
@@ -117,7 +123,7 @@ class ShadowAndListenersIntegrationTests {
                 throw new IllegalStateException("broken listener");
             }
 
-        }, this.recorder));
+        }, this.recorder)));
         assertThat(limiter.tryAcquire("robust", "k", Limit.of(1, Duration.ofMinutes(1))).allowed()).isTrue();
         assertThat(this.seen).hasSize(2);
     }

@@ -16,9 +16,11 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -31,10 +33,14 @@ class TiersIntegrationTests {
 
     private static final StringRedisTemplate redis = RedisServerExtension.template();
 
+    @AutoClose
+    private final Closer closing = new Closer();
+
     private final String prefix = "tiers-" + UUID.randomUUID() + ":";
 
     private final List<Object> events = new CopyOnWriteArrayList<>();
 
+    @AutoClose
     private final RedisRateLimiter limiter = RedisRateLimiter.builder(redis).keyPrefix(this.prefix)
         .publishEvents(this.events::add)
         .build();
@@ -182,9 +188,9 @@ class TiersIntegrationTests {
 
     @Test
     void aFailingListenerDoesNotChangeTheDecision() {
-        RedisRateLimiter failing = RedisRateLimiter.builder(redis).keyPrefix(this.prefix).publishEvents(event -> {
+        RedisRateLimiter failing = this.closing.add(RedisRateLimiter.builder(redis).keyPrefix(this.prefix).publishEvents(event -> {
             throw new IllegalStateException("listener down");
-        }).build();
+        }).build());
         Limit limit = Limit.of(2, Duration.ofMinutes(1)).withAlertAt(1).withBanFor(Duration.ofMinutes(1));
         failing.tryAcquire("fragile", "k", limit);
         assertThat(failing.tryAcquire("fragile", "k", limit).alertRaised()).isTrue();

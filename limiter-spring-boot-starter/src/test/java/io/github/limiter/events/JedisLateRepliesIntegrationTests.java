@@ -10,8 +10,10 @@ import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.EmbeddedRedis;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -37,6 +39,9 @@ class JedisLateRepliesIntegrationTests {
     /** What a busy machine may add to a deadline. */
     private static final long MARGIN_MS = 400;
 
+    @AutoClose
+    private final Closer closing = new Closer();
+
     private final String prefix = "jedis-late-" + UUID.randomUUID() + ":";
 
     @ParameterizedTest(name = "unified client {0}")
@@ -55,7 +60,7 @@ class JedisLateRepliesIntegrationTests {
             factory.start();
             try {
                 List<Decision> late = new CopyOnWriteArrayList<>();
-                RedisRateLimiter limiter = RedisRateLimiter.builder(new StringRedisTemplate(factory))
+                RedisRateLimiter limiter = this.closing.add(RedisRateLimiter.builder(new StringRedisTemplate(factory))
                     .keyPrefix(this.prefix)
                     .listeners(List.of(new RateLimitListener() {
 
@@ -67,7 +72,7 @@ class JedisLateRepliesIntegrationTests {
                     }))
                     .localCache(100, Duration.ofMinutes(1))
                     .maxBatch(1)
-                    .build();
+                    .build());
                 limiter.check();
                 LimitRequest mallory = LimitRequest.of(Node.LIMIT_ID, "mallory", Node.LIMIT);
                 limiter.tryAcquire(List.of(mallory));
