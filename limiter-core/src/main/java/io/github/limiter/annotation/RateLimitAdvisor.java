@@ -24,6 +24,7 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The advisor that applies {@link RateLimit @RateLimit} to Spring beans. Any auto-proxy creator in
@@ -62,7 +63,7 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      * @param beanFactory resolves {@code @beanName} in key expressions; may be {@code null}
      */
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory) {
-        this(rateLimiter, beanFactory, Map.of());
+        this(rateLimiter, beanFactory, () -> new Settings(Map.of(), BlankKey.REJECT, OnFailure.ALLOW));
     }
 
     /**
@@ -71,7 +72,10 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      * create the Redis connection early
      * @param beanFactory resolves {@code @beanName} in key expressions; may be {@code null}
      * @param policies the policies by name
+     * @deprecated since 0.1.0, for removal: use
+     * {@link #RateLimitAdvisor(Supplier, BeanFactory, Supplier)} with {@link Settings}
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
             Map<String, LimitPolicy> policies) {
         this(rateLimiter, beanFactory, policies, BlankKey.REJECT, OnFailure.ALLOW);
@@ -84,7 +88,10 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      * @param policies the policies by name
      * @param blankKey what a call whose key is {@code null} or blank does
      * @param onFailure what a call does when Redis cannot decide, unless its limit says otherwise
+     * @deprecated since 0.1.0, for removal: use
+     * {@link #RateLimitAdvisor(Supplier, BeanFactory, Supplier)} with {@link Settings}
      */
+    @Deprecated(since = "0.1.0", forRemoval = true)
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
             Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure) {
         this(rateLimiter, beanFactory, () -> new Settings(policies, blankKey, onFailure));
@@ -102,19 +109,19 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      */
     public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
             Supplier<Settings> settings) {
-        Supplier<Settings> once = memoize(settings);
+        Supplier<Settings> once = SingletonSupplier.of(settings);
         this.settings = once;
         UnaryOperator<String> placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
                 ? configurable::resolveEmbeddedValue : UnaryOperator.identity();
         this.specs = new LimitSpecs(new KeyExpressions(beanFactory), once, placeholders, new ProxyChecks(beanFactory));
         this.overrides = new PolicyOverrides(this.specs, once);
         // the RateLimitListener beans hear of limits skipped for a blank key; looked up on the first skip
-        Supplier<List<RateLimitListener>> listeners = memoize(() -> (beanFactory != null)
+        Supplier<List<RateLimitListener>> listeners = SingletonSupplier.of(() -> (beanFactory != null)
                 ? beanFactory.getBeanProvider(RateLimitListener.class).orderedStream().toList() : List.of());
         // asked for a listener on the calling thread of each call decided without blocking
-        Supplier<List<CallListenerSource>> callListeners = memoize(() -> (beanFactory != null)
+        Supplier<List<CallListenerSource>> callListeners = SingletonSupplier.of(() -> (beanFactory != null)
                 ? beanFactory.getBeanProvider(CallListenerSource.class).orderedStream().toList() : List.of());
-        this.advice = new RateLimitInterceptor(this.specs, memoize(rateLimiter), once, listeners, callListeners,
+        this.advice = new RateLimitInterceptor(this.specs, SingletonSupplier.of(rateLimiter), once, listeners, callListeners,
                 this.overrides);
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);
@@ -170,24 +177,6 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
     @Override
     public Advice getAdvice() {
         return this.advice;
-    }
-
-    private static <T> Supplier<T> memoize(Supplier<T> supplier) {
-        return new Supplier<>() {
-
-            private volatile @Nullable T instance;
-
-            @Override
-            public T get() {
-                T value = this.instance;
-                if (value == null) {
-                    value = supplier.get();
-                    this.instance = value;
-                }
-                return value;
-            }
-
-        };
     }
 
     /**

@@ -3,13 +3,10 @@ package io.github.limiter.redis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -52,8 +49,6 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
 
     private static final RedisScript<Long> WRITE = LimiterScripts.policyOverrides();
 
-    private static final char SEPARATOR = '/';
-
     private static final Duration LONGEST_RENEWAL = Duration.ofHours(1);
 
     /** How soon a failed read is tried again, when the poll interval is longer. */
@@ -75,8 +70,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     // one early retry at a time, after a failed read
     private final AtomicBoolean retrying = new AtomicBoolean();
 
-    // values that cannot be read are logged once each
-    private final Set<String> unreadable = ConcurrentHashMap.newKeySet();
+    private final PolicyOverridesHash hash;
 
     private final TaskScheduler scheduler;
 
@@ -104,6 +98,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler must not be null");
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.key = RedisLayout.policyOverrides(Objects.requireNonNull(keyPrefix, "keyPrefix must not be null"));
+        this.hash = new PolicyOverridesHash(this.key);
         this.channel = RedisLayout.policyChangesChannel(keyPrefix);
         this.overrides = Objects.requireNonNull(overrides, "overrides must not be null");
         this.pollInterval = pollInterval;
@@ -180,10 +175,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     private void write(String policy, PolicyOverride override) {
         List<String> args = new ArrayList<>();
         args.add(Long.toString(this.retention.toMillis()));
-        put(args, policy, Field.MAX, (override.max() != null) ? override.max().toString() : "");
-        put(args, policy, Field.WINDOW, (override.window() != null) ? Long.toString(override.window().toMillis()) : "");
-        put(args, policy, Field.ALERT_AT, (override.alertAt() != null) ? override.alertAt().toString() : "");
-        put(args, policy, Field.BAN_FOR, (override.banFor() != null) ? Long.toString(override.banFor().toMillis()) : "");
+        args.addAll(PolicyOverridesHash.fields(policy, override));
         this.redis.execute(WRITE, List.of(this.key), args.toArray());
         this.renewedAt = System.nanoTime();
         this.overrides.update(read(), true);
@@ -226,68 +218,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * @throws org.springframework.dao.DataAccessException if Redis cannot be read
      */
     public Map<String, PolicyOverride> read() {
-        Map<Object, Object> entries = this.redis.opsForHash().entries(this.key);
-        Map<String, Map<Field, String>> byPolicy = new LinkedHashMap<>();
-        entries.forEach((name, value) -> {
-            String field = name.toString();
-            int at = field.lastIndexOf(SEPARATOR);
-            Field which = (at > 0) ? field(field.substring(at + 1)) : null;
-            if (which == null) {
-                unreadable(field, value.toString());
-                return;
-            }
-            byPolicy.computeIfAbsent(field.substring(0, at), (policy) -> new HashMap<>()).put(which, value.toString());
-        });
-        Map<String, PolicyOverride> overrides = new LinkedHashMap<>();
-        byPolicy.forEach((policy, values) -> {
-            PolicyOverride override = new PolicyOverride(number(policy, Field.MAX, values),
-                    millis(policy, Field.WINDOW, values), number(policy, Field.ALERT_AT, values),
-                    millis(policy, Field.BAN_FOR, values));
-            if (!override.isEmpty()) {
-                overrides.put(policy, override);
-            }
-        });
-        return overrides;
-    }
-
-    private @Nullable Long number(String policy, Field field, Map<Field, String> values) {
-        String value = values.get(field);
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Long.valueOf(value);
-        }
-        catch (NumberFormatException ex) {
-            unreadable(policy + SEPARATOR + field.property(), value);
-            return null;
-        }
-    }
-
-    private @Nullable Duration millis(String policy, Field field, Map<Field, String> values) {
-        Long millis = number(policy, field, values);
-        return (millis != null) ? Duration.ofMillis(millis) : null;
-    }
-
-    private void unreadable(String field, String value) {
-        if (this.unreadable.add(field + "=" + value)) {
-            logger.error("Rate limit policy override field '" + field + "' = '" + value + "' in " + this.key
-                    + " is not one this version writes; it is ignored");
-        }
-    }
-
-    private static @Nullable Field field(String property) {
-        for (Field field : List.of(Field.MAX, Field.WINDOW, Field.ALERT_AT, Field.BAN_FOR)) {
-            if (field.property().equals(property)) {
-                return field;
-            }
-        }
-        return null;
-    }
-
-    private static void put(List<String> args, String policy, Field field, String value) {
-        args.add(policy + SEPARATOR + field.property());
-        args.add(value);
+        return this.hash.parse(this.redis.opsForHash().entries(this.key));
     }
 
     private static PolicyOverride without(PolicyOverride override, Set<Field> removed) {

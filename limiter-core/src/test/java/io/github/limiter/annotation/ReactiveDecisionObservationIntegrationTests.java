@@ -2,10 +2,8 @@ package io.github.limiter.annotation;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
-import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.Closer;
@@ -107,8 +105,7 @@ class ReactiveDecisionObservationIntegrationTests {
 
         @Bean
         static RateLimitAdvisor rateLimitAdvisor(BeanFactory beanFactory) {
-            return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory, Map.of(),
-                    BlankKey.REJECT, OnFailure.ALLOW);
+            return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory);
         }
 
     }

@@ -2,7 +2,6 @@ package io.github.limiter.annotation;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -244,8 +243,7 @@ class ReactiveMethodsIntegrationTests {
 
         @Bean
         static RateLimitAdvisor rateLimitAdvisor(BeanFactory beanFactory) {
-            return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory, Map.of(),
-                    BlankKey.REJECT, OnFailure.ALLOW);
+            return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory);
         }
 
     }

@@ -5,8 +5,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
+import io.github.limiter.annotation.PolicyOverride;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +41,17 @@ class RedisLayoutTests {
                 + RedisLayout.events(PREFIX, "<limit-id>"));
         assertThat(script("policy_overrides.lua")).contains("KEYS[1]  the overrides hash        "
                 + RedisLayout.policyOverrides(PREFIX));
+    }
+
+    @Test
+    void theOverridesScriptNamesTheHashFieldsAsTheJavaSideWritesThem() {
+        List<String> fields = PolicyOverridesHash.fields("<policy>",
+                new PolicyOverride(1L, Duration.ofMillis(1), null, null));
+        StringBuilder names = new StringBuilder();
+        for (int i = 0; i < fields.size(); i += 2) {
+            names.append((i > 0) ? "|" : "").append(fields.get(i).substring("<policy>/".length()));
+        }
+        assertThat(script("policy_overrides.lua")).contains("<policy>/<" + names + ">");
     }
 
     @Test
