@@ -16,10 +16,9 @@ import org.springframework.core.ReactiveTypeDescriptor;
  * subscriber's Reactor context (under the key {@code RateLimitListener.class}) the call's decision,
  * as a limited {@code Mono} or {@code Flux} does: the starter's reactive web support writes it into
  * the response's rate-limit headers. Needs Reactor on the classpath.
- *
- * @since 0.1.0
+ * {@link RateLimitAdvisor#registerFutureAdapter} is how other packages reach it.
  */
-public final class LimitedFutures {
+final class LimitedFutures {
 
     private LimitedFutures() {
     }
@@ -30,7 +29,7 @@ public final class LimitedFutures {
      * @param registry the registry through which a framework adapts results, such as Spring
      * WebFlux's {@code webFluxAdapterRegistry} bean
      */
-    public static void registerAdapter(ReactiveAdapterRegistry registry) {
+    static void registerAdapter(ReactiveAdapterRegistry registry) {
         ReactiveTypeDescriptor type = ReactiveTypeDescriptor.singleOptionalValue(ListenedFuture.class,
                 () -> CompletableFuture.completedFuture(null));
         registry.registerReactiveType(type, LimitedFutures::toPublisher, publisher -> Mono.from(publisher).toFuture());

@@ -22,6 +22,7 @@ import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.context.aot.AbstractAotProcessor;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
@@ -177,6 +178,22 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
     @Override
     public Advice getAdvice() {
         return this.advice;
+    }
+
+    /**
+     * Registers, with a framework's registry, the adapter of the {@code CompletableFuture}s that
+     * limited methods return: the publisher a framework such as Spring WebFlux adapts one to tells
+     * the {@link RateLimitListener} of its subscriber's Reactor context (under the key
+     * {@code RateLimitListener.class}) the call's decision, as a limited {@code Mono} or
+     * {@code Flux} does, so that the starter's reactive web support can write it into the
+     * response's rate-limit headers. Every other {@code CompletionStage} keeps the registry's own
+     * adapter. Needs Reactor on the classpath.
+     * @param registry the registry through which a framework adapts results, such as Spring
+     * WebFlux's {@code webFluxAdapterRegistry} bean
+     * @since 0.1.0
+     */
+    public static void registerFutureAdapter(ReactiveAdapterRegistry registry) {
+        LimitedFutures.registerAdapter(registry);
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.github.limiter.autoconfigure.web;
 
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.annotation.LimitedFutures;
+import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import reactor.netty.http.server.HttpServer;
@@ -57,7 +57,7 @@ public final class LimiterWebFluxAutoConfiguration {
             @Override
             public Object postProcessAfterInitialization(Object bean, String beanName) {
                 if (bean instanceof ReactiveAdapterRegistry registry) {
-                    LimitedFutures.registerAdapter(registry);
+                    RateLimitAdvisor.registerFutureAdapter(registry);
                 }
                 return bean;
             }
