@@ -582,8 +582,8 @@ class RateLimitAdvisorIntegrationTests {
         this.prefix = "test-" + UUID.randomUUID() + ":";
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", this.properties));
-        context.getBeanFactory()
-            .registerSingleton("rateLimiter", this.closing.add(RedisRateLimiter.builder(redis).keyPrefix(this.prefix).build()));
+        RedisRateLimiter limiter = this.closing.add(RedisRateLimiter.builder(redis).keyPrefix(this.prefix).build());
+        context.getBeanFactory().registerSingleton("rateLimiter", limiter);
         context.getBeanFactory().registerSingleton("policies", this.policies);
         context.getBeanFactory().registerSingleton("blankKey", this.blankKey);
         context.getBeanFactory().registerSingleton("defaultPolicy", Optional.ofNullable(this.defaultPolicy));

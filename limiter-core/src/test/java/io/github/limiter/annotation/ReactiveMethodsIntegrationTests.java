@@ -225,8 +225,8 @@ class ReactiveMethodsIntegrationTests {
 
     private Answers start(StringRedisTemplate template) {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
-        context.getBeanFactory()
-            .registerSingleton("rateLimiter", this.closing.add(RedisRateLimiter.builder(template).keyPrefix(this.prefix).build()));
+        RedisRateLimiter limiter = this.closing.add(RedisRateLimiter.builder(template).keyPrefix(this.prefix).build());
+        context.getBeanFactory().registerSingleton("rateLimiter", limiter);
         context.register(AdvisorConfig.class, Answers.class);
         this.context = context;
         context.refresh();

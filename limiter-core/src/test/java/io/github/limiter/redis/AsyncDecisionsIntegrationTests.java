@@ -109,7 +109,8 @@ class AsyncDecisionsIntegrationTests {
     void refusesFromMemoryWithoutAskingRedisAndCompletesAtOnce(EmbeddedRedis server) {
         LettuceConnectionFactory connection = server.newConnectionFactory();
         try {
-            RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+            RedisRateLimiter limiter = this.closing.add(
+                    new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
                     List.of(), new LocalRefusals(100, Duration.ofMinutes(1))));
             Limit banning = Limit.of(1, Duration.ofMinutes(1)).withBanFor(Duration.ofMinutes(5));
             join(limiter.tryAcquireAsync("crawl", "bot", banning));
@@ -132,7 +133,8 @@ class AsyncDecisionsIntegrationTests {
         try (EmbeddedRedis server = EmbeddedRedis.start()) {
             LettuceConnectionFactory connection = server.newConnectionFactory();
             try {
-                RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+                RedisRateLimiter limiter = this.closing.add(
+                        new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
                         List.of()));
                 limiter.check();
                 server.withCommands(commands -> commands.clientPause(500));
@@ -175,7 +177,8 @@ class AsyncDecisionsIntegrationTests {
             }
         };
         try {
-            RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+            RedisRateLimiter limiter = this.closing.add(
+                    new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
                     List.of(listener)));
             limiter.check();
             assertThat(join(limiter.tryAcquireAsync("down", "k", this.threePerMinute)).allowed()).isTrue();
@@ -198,7 +201,8 @@ class AsyncDecisionsIntegrationTests {
     void reloadsTheScriptAfterRedisLostIt(EmbeddedRedis server) {
         LettuceConnectionFactory connection = server.newConnectionFactory();
         try {
-            RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+            RedisRateLimiter limiter = this.closing.add(
+                    new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
                     List.of()));
             assertThat(join(limiter.tryAcquireAsync("flushed", "k", this.threePerMinute)).count()).isEqualTo(1);
             server.withCommands(commands -> commands.scriptFlush());

@@ -106,7 +106,8 @@ class CoalescingFarRedisIntegrationTests {
                     .build());
         this.connection.afterPropertiesSet();
         this.connection.start();
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(this.connection), this.prefix,
+        RedisRateLimiter limiter = this.closing.add(
+                new RedisRateLimiter(new StringRedisTemplate(this.connection), this.prefix,
                 List.of(), null, maxBatch));
         limiter.check();
         return limiter;

@@ -240,7 +240,8 @@ class DecisionObservationIntegrationTests {
     }
 
     private RedisRateLimiter limiter(String host, int port, boolean up) {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(factory(host, port)), this.prefix,
+        RedisRateLimiter limiter = this.closing.add(
+                new RedisRateLimiter(new StringRedisTemplate(factory(host, port)), this.prefix,
                 List.of(), new LocalRefusals(100, Duration.ofMinutes(1))));
         limiter.setObservationRegistry(this.registry);
         if (up) {

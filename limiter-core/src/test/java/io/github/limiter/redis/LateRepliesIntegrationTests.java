@@ -159,7 +159,8 @@ class LateRepliesIntegrationTests {
                     .build());
         this.connection.afterPropertiesSet();
         this.connection.start();
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(this.connection), this.prefix,
+        RedisRateLimiter limiter = this.closing.add(
+                new RedisRateLimiter(new StringRedisTemplate(this.connection), this.prefix,
                 List.of(this.recorder), new LocalRefusals(100, Duration.ofMinutes(1)), maxBatch));
         limiter.check();
         return limiter;

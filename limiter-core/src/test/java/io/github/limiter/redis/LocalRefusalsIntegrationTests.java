@@ -167,7 +167,8 @@ class LocalRefusalsIntegrationTests {
         LettuceConnectionFactory otherConnection = server.newConnectionFactory();
         LocalRefusals otherMemory = new LocalRefusals(100, Duration.ofHours(1));
         RedisRateLimiter admin = limiter(new LocalRefusals(100, Duration.ofHours(1)));
-        RedisRateLimiter other = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(otherConnection), this.prefix, List.of(),
+        RedisRateLimiter other = this.closing.add(
+                new RedisRateLimiter(new StringRedisTemplate(otherConnection), this.prefix, List.of(),
                 otherMemory));
         RedisMessageListenerContainer container = new RedisMessageListenerContainer();
         container.setConnectionFactory(otherConnection);

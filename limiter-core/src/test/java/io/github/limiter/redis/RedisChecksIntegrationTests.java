@@ -26,7 +26,8 @@ class RedisChecksIntegrationTests {
 
     @Test
     void reportsTheVersionAndLoadsTheScript() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(RedisServerExtension.template(), "checks:", List.of()));
+        RedisRateLimiter limiter = this.closing.add(
+                new RedisRateLimiter(RedisServerExtension.template(), "checks:", List.of()));
         assertThat(limiter.check()).isEqualTo(RedisServerExtension.redis().redisVersion());
     }
 
@@ -35,7 +36,8 @@ class RedisChecksIntegrationTests {
         try (EmbeddedRedis old = EmbeddedRedis.startRedis28()) {
             LettuceConnectionFactory factory = old.newConnectionFactory();
             try {
-                RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(factory), "checks:",
+                RedisRateLimiter limiter = this.closing.add(
+                        new RedisRateLimiter(new StringRedisTemplate(factory), "checks:",
                         List.of()));
                 assertThatIllegalStateException().isThrownBy(limiter::check)
                     .withMessage("Redis 2.8.19 is too old for limiter: its scripts read the time (TIME) before "

@@ -45,12 +45,13 @@ class RedisRateLimiterBuilderIntegrationTests {
 
     @Test
     void buildsALimiterWithoutSpringBoot() {
-        RedisRateLimiter limiter = this.closing.add(RedisRateLimiter.builder(template)
+        RedisRateLimiter limiter = RedisRateLimiter.builder(template)
             .keyPrefix(keyPrefix)
             .localCache(10_000, Duration.ofMinutes(10))
-            .build());
+            .build();
         limiter.check();
         Decision decision = limiter.tryAcquire("quotes", "alice", Limit.of(20, Duration.ofMinutes(1)));
+        this.closing.add(limiter);
 
         assertThat(decision.allowed()).isTrue();
         assertThat(decision.remaining()).isEqualTo(19);

@@ -103,7 +103,8 @@ class ShadowAndListenersIntegrationTests {
         unreachable.afterPropertiesSet();
         unreachable.start();
         try {
-            RedisRateLimiter failing = this.closing.add(new RedisRateLimiter(new StringRedisTemplate(unreachable), this.prefix,
+            RedisRateLimiter failing = this.closing.add(
+                    new RedisRateLimiter(new StringRedisTemplate(unreachable), this.prefix,
                     List.of(this.recorder)));
             assertThatRuntimeException().isThrownBy(() -> failing.tryAcquire("down", "k", Limit.of(1, Duration.ofMinutes(1))));
             assertThat(this.seen).singleElement().isInstanceOf(RuntimeException.class);
@@ -115,7 +116,8 @@ class ShadowAndListenersIntegrationTests {
 
     @Test
     void aFailingListenerDoesNotStopTheOthers() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of(new RateLimitListener() {
+        RedisRateLimiter limiter = this.closing.add(
+                new RedisRateLimiter(redis, this.prefix, List.of(new RateLimitListener() {
 
             @Override
             public void onDecision(List<LimitRequest> requests, List<Decision> decisions, Decision binding,

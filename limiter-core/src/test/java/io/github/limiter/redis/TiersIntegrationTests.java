@@ -188,7 +188,8 @@ class TiersIntegrationTests {
 
     @Test
     void aFailingListenerDoesNotChangeTheDecision() {
-        RedisRateLimiter failing = this.closing.add(RedisRateLimiter.builder(redis).keyPrefix(this.prefix).publishEvents(event -> {
+        RedisRateLimiter failing = this.closing.add(
+                RedisRateLimiter.builder(redis).keyPrefix(this.prefix).publishEvents(event -> {
             throw new IllegalStateException("listener down");
         }).build());
         Limit limit = Limit.of(2, Duration.ofMinutes(1)).withAlertAt(1).withBanFor(Duration.ofMinutes(1));
