@@ -31,7 +31,7 @@ class CoreShapeTests {
 
     // the public top-level types today, RateLimitAdmin and RedisRateLimiterBuilder among them;
     // issue 28's goal is 20
-    private static final int MOST_PUBLIC_TYPES = 38;
+    private static final int MOST_PUBLIC_TYPES = 37;
 
     private static final List<String> PUBLISHED_MODULES = List.of("limiter-core", "limiter-spring-boot-starter",
             "limiter-spring-boot3-starter", "limiter-test", "limiter-test-boot3");

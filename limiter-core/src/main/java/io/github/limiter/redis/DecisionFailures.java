@@ -126,7 +126,7 @@ final class DecisionFailures {
         if (current == null || System.nanoTime() - current.lastFailure.get() > RECENT) {
             return null;
         }
-        return new RedisRateLimiter.Failing(current.kind, current.message, current.since, current.count.get());
+        return new RedisRateLimiter.Failing(current.kind.tag(), current.message, current.since, current.count.get());
     }
 
     private static void log(FailureKind kind, String message) {

@@ -18,11 +18,10 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  * Why Redis could not decide: what log lines, meters and health name, so that an operator can tell
  * an unreachable Redis from one that answers with an error. A reachable Redis answers errors with a
  * code ({@code OOM}, {@code NOPERM}, {@code READONLY}, ...), also from inside a script; everything
- * else is a connection failure, a timeout, or too many decisions waiting.
- *
- * @since 0.1.0
+ * else is a connection failure, a timeout, or too many decisions waiting. Other packages see its
+ * tags, through {@link RedisRateLimiter#failureKind} and {@link RedisRateLimiter.Failing#kind()}.
  */
-public enum FailureKind {
+enum FailureKind {
 
     /** Redis cannot be reached: refused, closed, or not connected yet. */
     CONNECTION("cannot reach Redis"),
@@ -81,7 +80,7 @@ public enum FailureKind {
      * Returns what this kind of failure means, for log lines and health details.
      * @return a short description, such as "cannot reach Redis"
      */
-    public String description() {
+    String description() {
         return this.description;
     }
 
@@ -89,7 +88,7 @@ public enum FailureKind {
      * Returns this kind's lower-case name, as meters tag it.
      * @return such as {@code "oom"}
      */
-    public String tag() {
+    String tag() {
         return name().toLowerCase(Locale.ROOT);
     }
 
@@ -99,7 +98,7 @@ public enum FailureKind {
      * @param failure what the client or the limiter threw
      * @return its kind, {@link #OTHER} if none fits
      */
-    public static FailureKind of(Throwable failure) {
+    static FailureKind of(Throwable failure) {
         FailureKind answered = answeredByRedis(failure);
         if (answered != null) {
             return answered;
@@ -133,7 +132,7 @@ public enum FailureKind {
      * @param failure what the client or the limiter threw
      * @return the most telling message
      */
-    public static String messageOf(Throwable failure) {
+    static String messageOf(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = next(cause)) {
             String message = cause.getMessage();
             if (message == null) {

@@ -47,6 +47,9 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Auto
      */
     public static final Duration LATE_REPLY_WINDOW = Duration.ofSeconds(10);
 
+    /** The kind of failure that is a configuration error, not an outage: the Redis user lacks a permission. */
+    public static final String MISCONFIGURED = "noperm";
+
     private final StringRedisTemplate redis;
 
     private final String keyPrefix;
@@ -312,23 +315,45 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Auto
     }
 
     /**
+     * Returns why a decision, or any command of the limiter's, failed, in the words its meters and
+     * health use: {@code connection}, {@code timeout}, {@code oom}, {@code noperm}
+     * ({@link #MISCONFIGURED}), {@code auth}, {@code readonly}, {@code busy}, {@code loading},
+     * {@code wrongtype}, {@code cluster}, {@code overloaded} or {@code other}. An error code Redis answered wins over
+     * the exception's type, since a client wraps Redis's answer in exceptions of its own.
+     * @param failure what the client or the limiter threw
+     * @return the failure's kind
+     */
+    public static String failureKind(Throwable failure) {
+        return FailureKind.of(failure).tag();
+    }
+
+    /**
+     * Returns a failure's message: Redis's own where it answered one.
+     * @param failure what the client or the limiter threw
+     * @return the message
+     */
+    public static String failureMessage(Throwable failure) {
+        return FailureKind.messageOf(failure);
+    }
+
+    /**
      * A streak of failed decisions.
      *
-     * @param kind the latest failure's kind
+     * @param kind the latest failure's kind, as {@link #failureKind} names it
      * @param message the latest failure's message, Redis's own where it answered one
      * @param since when the streak's first failure happened
      * @param failures how many decisions failed in it
      * @since 0.1.0
      */
-    public record Failing(FailureKind kind, String message, Instant since, long failures) {
+    public record Failing(String kind, String message, Instant since, long failures) {
 
         /**
          * Returns whether the failure is a configuration error (a permission the Redis user lacks)
          * rather than an outage.
-         * @return {@code true} for {@link FailureKind#NOPERM}
+         * @return {@code true} for {@link #MISCONFIGURED}
          */
         public boolean misconfigured() {
-            return this.kind == FailureKind.NOPERM;
+            return MISCONFIGURED.equals(this.kind);
         }
 
     }

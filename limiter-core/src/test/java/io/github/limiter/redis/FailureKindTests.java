@@ -1,7 +1,14 @@
 package io.github.limiter.redis;
 
 import java.net.ConnectException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -20,6 +27,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the integration tests on real servers saw them), wrapped as Spring Data Redis wraps them.
  */
 class FailureKindTests {
+
+    @Test
+    void theLimitersWordsForAFailureAreItsKindsTags() throws Exception {
+        List<String> documented = new ArrayList<>();
+        String doc = Files.readString(Path.of("src/main/java/io/github/limiter/redis/RedisRateLimiter.java"));
+        String list = doc.substring(doc.indexOf("health use:"), doc.indexOf("An error code Redis answered"));
+        Matcher tag = Pattern.compile("\\{@code (\\w+)}").matcher(list);
+        while (tag.find()) {
+            documented.add(tag.group(1));
+        }
+        assertThat(documented).containsExactlyElementsOf(
+                Arrays.stream(FailureKind.values()).map(FailureKind::tag).toList());
+        assertThat(RedisRateLimiter.MISCONFIGURED).isEqualTo(FailureKind.NOPERM.tag());
+        assertThat(RedisRateLimiter.failureKind(new RedisSystemException("x",
+                new RedisCommandExecutionException("NOPERM this user has no permissions")))).isEqualTo("noperm");
+    }
 
     @Test
     void tellsAnErrorRedisAnsweredByItsCodeAlsoInsideAScript() {

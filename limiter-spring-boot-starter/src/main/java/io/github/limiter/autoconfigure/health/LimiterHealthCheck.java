@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.RedisEvictions;
-import io.github.limiter.redis.FailureKind;
 import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisPermissionException;
 import io.github.limiter.redis.RedisRateLimiter;
@@ -85,19 +84,19 @@ final class LimiterHealthCheck {
         if (misconfiguration != null) {
             state = State.DOWN;
             error = misconfiguration;
-            details.put("errorKind", FailureKind.NOPERM.tag());
+            details.put("errorKind", RedisRateLimiter.MISCONFIGURED);
         }
         else if (failing != null && failing.misconfigured()) {
             state = State.DOWN;
             error = failing.message();
-            details.put("errorKind", failing.kind().tag());
+            details.put("errorKind", failing.kind());
         }
         else if (pingFailure != null || failing != null) {
             boolean failsClosed = failsClosed();
             state = failsClosed ? State.DOWN : State.DEGRADED;
-            FailureKind kind = (pingFailure != null) ? FailureKind.of(pingFailure) : failing.kind();
-            error = (pingFailure != null) ? FailureKind.messageOf(pingFailure) : failing.message();
-            details.put("errorKind", kind.tag());
+            String kind = (pingFailure != null) ? RedisRateLimiter.failureKind(pingFailure) : failing.kind();
+            error = (pingFailure != null) ? RedisRateLimiter.failureMessage(pingFailure) : failing.message();
+            details.put("errorKind", kind);
             details.put("limitsFailClosed", failsClosed);
         }
         else if (evictionRefusal != null) {
@@ -131,7 +130,7 @@ final class LimiterHealthCheck {
     /** What the health's line says: configuration errors were logged at ERROR, whole, already. */
     private static @Nullable String logged(boolean permission, boolean evictionPolicy, @Nullable String error) {
         if (permission) {
-            return "a configuration error: " + FailureKind.NOPERM.description() + ", as logged at ERROR";
+            return "a configuration error: the Redis user lacks a permission the limiter needs, as logged at ERROR";
         }
         if (evictionPolicy) {
             return "a configuration error: Redis's maxmemory-policy evicts and limiter.redis.require-noeviction is "
