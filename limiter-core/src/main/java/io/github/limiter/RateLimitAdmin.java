@@ -1,6 +1,8 @@
 package io.github.limiter;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 /**
  * Reads and clears a key's state under a limit, besides the decisions a {@link RateLimiter} makes:
@@ -61,5 +63,30 @@ public interface RateLimitAdmin {
      * @param key the key
      */
     void reset(String limitId, String key);
+
+    /**
+     * Lists a limit's latest alerts and bans, newest first, as every instance that shares the
+     * Redis recorded them: for admin views, which then show the same on every instance.
+     * @param limitId the limit's id
+     * @return at most the 100 latest; empty where this admin keeps none (this default)
+     */
+    default List<RecentEvent> recentEvents(String limitId) {
+        return List.of();
+    }
+
+    /**
+     * An alert or a ban, as {@link #recentEvents} lists it.
+     *
+     * @param type {@code alert} or {@code ban}
+     * @param at when the instance decided it, by its clock
+     * @param limitId the limit's id
+     * @param key the key
+     * @param count the key's count in its window at the time
+     * @param shadow whether the limit was in shadow mode (a would-be ban)
+     * @param instance the application instance that decided it, as {@code pid@host}
+     */
+    record RecentEvent(String type, Instant at, String limitId, String key, long count, boolean shadow,
+            String instance) {
+    }
 
 }

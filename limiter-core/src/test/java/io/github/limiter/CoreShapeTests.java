@@ -29,9 +29,12 @@ class CoreShapeTests {
 
     private static final Path CLASSES = Path.of("target", "classes");
 
-    // the public top-level types today, RateLimitAdmin and RedisRateLimiterBuilder among them;
-    // issue 28's goal is 20
-    private static final int MOST_PUBLIC_TYPES = 37;
+    // the public top-level types of the API today, RateLimitAdmin and RedisRateLimiterBuilder among
+    // them; issue 28's goal is 20
+    private static final int MOST_PUBLIC_TYPES = 33;
+
+    // public only until their removal: a former name kept, deprecated, where a type moved
+    private static final Set<String> FORMER_NAMES = Set.of("io.github.limiter.annotation.InvalidRateLimitException");
 
     private static final List<String> PUBLISHED_MODULES = List.of("limiter-core", "limiter-spring-boot-starter",
             "limiter-spring-boot3-starter", "limiter-test", "limiter-test-boot3");
@@ -53,6 +56,7 @@ class CoreShapeTests {
     @Test
     void fewTypesArePublic() throws IOException {
         Set<String> publicTypes = new TreeSet<>();
+        Set<String> formerNames = new TreeSet<>();
         try (Stream<Path> files = Files.walk(CLASSES)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 String name = CLASSES.relativize(file).toString();
@@ -61,12 +65,20 @@ class CoreShapeTests {
                 }
                 String type = name.substring(0, name.length() - ".class".length()).replace(file.getFileSystem()
                     .getSeparator(), ".");
-                if (Modifier.isPublic(load(type).getModifiers())) {
-                    publicTypes.add(type);
+                Class<?> loaded = load(type);
+                if (Modifier.isPublic(loaded.getModifiers())) {
+                    Deprecated deprecated = loaded.getAnnotation(Deprecated.class);
+                    if (deprecated != null && deprecated.forRemoval()) {
+                        formerNames.add(type);
+                    }
+                    else {
+                        publicTypes.add(type);
+                    }
                 }
             }
         }
         assertThat(publicTypes).as("public top-level types").isNotEmpty().hasSizeLessThanOrEqualTo(MOST_PUBLIC_TYPES);
+        assertThat(formerNames).as("public types deprecated for removal").isEqualTo(FORMER_NAMES);
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
 import io.github.limiter.LimitChecks.Field;
@@ -102,7 +103,7 @@ final class AnnotationResolution {
             resolved = placeholders.apply(text);
         }
         catch (IllegalArgumentException ex) {
-            throw new InvalidRateLimitException(this.targetClass, this.method, attribute, text,
+            throw InvalidLimits.of(this.targetClass, this.method, attribute, text,
                     "has a placeholder that cannot be resolved: " + ex.getMessage(), ex);
         }
         // a lenient resolver (a context without Boot's strict one) leaves what it cannot resolve
@@ -274,7 +275,7 @@ final class AnnotationResolution {
             parsed = parser.apply(expression, this.method);
         }
         catch (ParseException ex) {
-            throw new InvalidRateLimitException(this.targetClass, this.method, attribute, value,
+            throw InvalidLimits.of(this.targetClass, this.method, attribute, value,
                     invalidSyntax + ex.getMessage(), ex);
         }
         checkVariables(attribute, value, expression);
@@ -315,7 +316,7 @@ final class AnnotationResolution {
     private InvalidRateLimitException invalid(String attribute, String value, String problem) {
         String chosen = (this.chosenPolicy != null) ? " (under policy '" + this.chosenPolicy + "', which '"
                 + this.annotation.policy() + "' can choose)" : "";
-        return new InvalidRateLimitException(this.targetClass, this.method, attribute, value, problem + chosen, null);
+        return InvalidLimits.of(this.targetClass, this.method, attribute, value, problem + chosen, null);
     }
 
     /** The simple names of parameter types, as messages and descriptions list them. */

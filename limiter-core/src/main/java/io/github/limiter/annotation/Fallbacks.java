@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.RateLimitExceededException;
 
 import org.springframework.core.KotlinDetector;
@@ -35,7 +36,7 @@ final class Fallbacks {
             return new MethodLimits(specs, null, false, returns);
         }
         if (names.size() > 1) {
-            throw new InvalidRateLimitException(targetClass, method, "fallback", String.join(", ", names),
+            throw InvalidLimits.of(targetClass, method, "fallback", String.join(", ", names),
                     "names more than one fallback for one method", null);
         }
         String name = names.iterator().next();
@@ -54,7 +55,7 @@ final class Fallbacks {
         String simple = AnnotationResolution.simpleNames(types);
         String kind = suspending ? "suspend function " : "method ";
         String returned = suspending ? "what " + method.getName() + " returns" : method.getReturnType().getSimpleName();
-        throw new InvalidRateLimitException(targetClass, method, "fallback", name,
+        throw InvalidLimits.of(targetClass, method, "fallback", name,
                 "names no " + kind + name + "(" + simple + ") or " + name + "(" + simple
                         + (types.length > 0 ? ", " : "") + "RateLimitExceededException) returning " + returned
                         + " in " + targetClass.getSimpleName(),

@@ -7,44 +7,22 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * Thrown while the application starts when a
- * {@link io.github.limiter.annotation.RateLimit @RateLimit} attribute is invalid. The message names
- * the class, the method, the attribute and its value.
+ * The start-up failure of an invalid {@link RateLimit @RateLimit}, by its former name: what the
+ * checks throw, so that code that catches this name still catches it.
  *
  * @since 0.1.0
+ * @deprecated since 0.1.0, for removal: catch {@link io.github.limiter.InvalidRateLimitException},
+ * which this extends
  */
-public class InvalidRateLimitException extends IllegalStateException {
+@Deprecated(since = "0.1.0", forRemoval = true)
+public class InvalidRateLimitException extends io.github.limiter.InvalidRateLimitException {
 
     private static final long serialVersionUID = 1L;
-
-    /** The name of the invalid attribute, such as {@code "window"}. */
-    private final String attribute;
-
-    /** The invalid value, as written in the annotation. */
-    private final String value;
 
     InvalidRateLimitException(Class<?> targetClass, Method method, String attribute, String value, String problem,
             @Nullable Throwable cause) {
         super("Invalid @RateLimit on " + describe(targetClass, method) + ": " + attribute + " = '" + value + "' "
-                + problem, cause);
-        this.attribute = attribute;
-        this.value = value;
-    }
-
-    /**
-     * Returns the name of the invalid attribute.
-     * @return the attribute, such as {@code "window"}
-     */
-    public String getAttribute() {
-        return this.attribute;
-    }
-
-    /**
-     * Returns the invalid value as written.
-     * @return the value
-     */
-    public String getValue() {
-        return this.value;
+                + problem, attribute, value, cause);
     }
 
     private static String describe(Class<?> targetClass, Method method) {

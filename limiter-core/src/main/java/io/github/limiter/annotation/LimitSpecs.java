@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import io.github.limiter.InvalidRateLimitException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -103,7 +104,7 @@ final class LimitSpecs {
                     this.keyExpressions, this.settings.get().policies(), this.placeholders,
                     this.settings.get().defaultPolicy()).spec();
             if (!limitIds.add(spec.limitId())) {
-                throw new InvalidRateLimitException(targetClass, specific, "name", spec.limitId(),
+                throw InvalidLimits.of(targetClass, specific, "name", spec.limitId(),
                         "names two limits of the same method; give each its own name", null);
             }
             specs.add(spec);

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
+import io.github.limiter.InvalidRateLimitException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.framework.ProxyConfig;
@@ -80,7 +81,7 @@ final class ProxyChecks {
         String kind = Modifier.isStatic(method.getModifiers()) ? "static"
                 : Modifier.isPrivate(method.getModifiers()) ? "private"
                         : Modifier.isProtected(method.getModifiers()) ? "protected" : "package-private";
-        return new InvalidRateLimitException(userClass, method, "method", kind,
+        return InvalidLimits.of(userClass, method, "method", kind,
                 "can never apply: Spring's proxies intercept public instance methods only, so calls to "
                         + "this method would never be limited; make it public (and call it through the bean, "
                         + "not from inside its class)", null);
@@ -93,13 +94,13 @@ final class ProxyChecks {
         String fix = fix(userClass, finalClass);
         List<Class<?>> interfaces = Arrays.asList(ClassUtils.getAllInterfacesForClass(userClass));
         if (interfaces.stream().noneMatch((candidate) -> declares(candidate, method))) {
-            throw new InvalidRateLimitException(userClass, method, "method", "final", "can never apply: " + why
+            throw InvalidLimits.of(userClass, method, "method", "final", "can never apply: " + why
                     + ", so Spring's class-based (CGLIB) proxy cannot " + cannot + ", and no interface of the class "
                     + "declares the method for an interface-based proxy; calls to it would never be limited. " + fix
                     + ".", null);
         }
         if (proxiedByClass(interfaces)) {
-            throw new InvalidRateLimitException(userClass, method, "method", "final", "can never apply: " + why
+            throw InvalidLimits.of(userClass, method, "method", "final", "can never apply: " + why
                     + ", and this bean gets a class-based (CGLIB) proxy, which cannot " + cannot + "; calls to it "
                     + "would never be limited. " + fix + " (or have Spring proxy the bean through its interfaces, as "
                     + "spring.aop.proxy-target-class=false does in Spring Boot).", null);

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.Limit;
 import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitListener;

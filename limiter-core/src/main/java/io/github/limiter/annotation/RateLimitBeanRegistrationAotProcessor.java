@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.github.limiter.InvalidRateLimitException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import io.github.limiter.InvalidRateLimitException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.KotlinDetector;
@@ -68,7 +69,7 @@ record Returns(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspending)
             }
         }
         else if (REACTIVE_STREAMS_PRESENT && org.reactivestreams.Publisher.class.isAssignableFrom(type)) {
-            throw new InvalidRateLimitException(targetClass, method, "(return type)", type.getSimpleName(),
+            throw InvalidLimits.of(targetClass, method, "(return type)", type.getSimpleName(),
                     "is a reactive type; deciding its calls once per subscription needs Reactor "
                             + "(io.projectreactor:reactor-core) on the classpath",
                     null);
@@ -85,7 +86,7 @@ record Returns(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspending)
             missing.add("org.jetbrains.kotlin:kotlin-reflect");
         }
         if (!missing.isEmpty()) {
-            throw new InvalidRateLimitException(targetClass, method, "(return type)", "suspend",
+            throw InvalidLimits.of(targetClass, method, "(return type)", "suspend",
                     "makes a Kotlin suspend function, which Spring's proxies call without blocking only with "
                             + "kotlinx-coroutines-reactor and kotlin-reflect on the classpath; add "
                             + String.join(" and ", missing),

@@ -24,15 +24,15 @@ import org.springframework.context.ApplicationEventPublisher;
  * {@code limiter.event-log.*}), so that an attacker who rotates keys cannot drive the log. The
  * events themselves are never bounded. {@link #close()} writes the current interval's count.
  *
- * <p>Internal API; it may change in any release.
+ * <p>{@link RedisRateLimiterBuilder#publishEvents} adds one.
  */
-public final class DecisionEvents implements RateLimitListener, AutoCloseable {
+final class DecisionEvents implements RateLimitListener, AutoCloseable {
 
     /** The WARN lines for alerts and bans per interval unless told otherwise. */
-    public static final int DEFAULT_MAX_LOG_LINES = 10;
+    static final int DEFAULT_MAX_LOG_LINES = 10;
 
     /** The interval of {@link #DEFAULT_MAX_LOG_LINES} unless told otherwise. */
-    public static final Duration DEFAULT_LOG_INTERVAL = Duration.ofMinutes(1);
+    static final Duration DEFAULT_LOG_INTERVAL = Duration.ofMinutes(1);
 
     private static final Log logger = LogFactory.getLog(DecisionEvents.class);
 
@@ -44,7 +44,7 @@ public final class DecisionEvents implements RateLimitListener, AutoCloseable {
      * Creates the listener, with {@link #DEFAULT_MAX_LOG_LINES} per {@link #DEFAULT_LOG_INTERVAL}.
      * @param publisher publishes the events
      */
-    public DecisionEvents(ApplicationEventPublisher publisher) {
+    DecisionEvents(ApplicationEventPublisher publisher) {
         this(publisher, DEFAULT_MAX_LOG_LINES, DEFAULT_LOG_INTERVAL);
     }
 
@@ -55,7 +55,7 @@ public final class DecisionEvents implements RateLimitListener, AutoCloseable {
      * @param logInterval the interval
      * @since 0.1.0
      */
-    public DecisionEvents(ApplicationEventPublisher publisher, int maxLogLines, Duration logInterval) {
+    DecisionEvents(ApplicationEventPublisher publisher, int maxLogLines, Duration logInterval) {
         this.publisher = Objects.requireNonNull(publisher, "publisher must not be null");
         this.log = new AlertAndBanLog(logger::warn, maxLogLines,
                 Objects.requireNonNull(logInterval, "logInterval must not be null"));

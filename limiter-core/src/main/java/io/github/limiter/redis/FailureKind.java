@@ -99,6 +99,9 @@ enum FailureKind {
      * @return its kind, {@link #OTHER} if none fits
      */
     static FailureKind of(Throwable failure) {
+        if (failure instanceof RedisPermissionException) {
+            return NOPERM;
+        }
         FailureKind answered = answeredByRedis(failure);
         if (answered != null) {
             return answered;

@@ -1,12 +1,14 @@
 package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -16,6 +18,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.TaskRejectedException;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -42,9 +45,10 @@ import org.springframework.util.backoff.BackOffExecution;
  * ({@link #onMessageOn}), such as the announcements of a change of the policy overrides, each
  * channel with its own action.
  *
- * <p>Internal API; it may change in any release.
+ * <p>{@link RedisRateLimiterBuilder#invalidations} makes one, on a container of its own; the
+ * limiter starts, stops and closes it.
  */
-public final class LocalRefusalsSubscription implements SmartLifecycle, MessageListener, SubscriptionListener {
+final class LocalRefusalsSubscription implements SmartLifecycle, MessageListener, SubscriptionListener {
 
     private static final Log logger = LogFactory.getLog(LocalRefusalsSubscription.class);
 
@@ -78,13 +82,37 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
     private final List<Runnable> announcements = new CopyOnWriteArrayList<>();
 
     /**
+     * Creates the subscription on a container of its own; {@link #start()} subscribes.
+     * @param connections makes the subscription's connections
+     * @param connected whether the limiter's connection is open: the container starts only then,
+     * and again once {@link #connectionOpened()} says so
+     * @param registrationWait how long a subscription may take to be registered
+     * @param limiter the limiter whose local refusals the messages clear
+     * @param retry how long to wait between attempts to start the container
+     * @param scheduler runs the attempts: the application's, which stops it
+     * @return the subscription
+     */
+    static LocalRefusalsSubscription over(RedisConnectionFactory connections, BooleanSupplier connected,
+            Duration registrationWait, RedisRateLimiter limiter, BackOff retry, TaskScheduler scheduler) {
+        InvalidationListenerContainer container = new InvalidationListenerContainer();
+        container.setConnectionFactory(connections);
+        container.startWhen(connected);
+        container.setMaxSubscriptionRegistrationWaitingTime(registrationWait.toMillis());
+        container.afterPropertiesSet();
+        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, limiter, retry, scheduler);
+        container.whenAborted(subscription::subscriptionAborted);
+        container.whenReady(subscription::startAgain);
+        return subscription;
+    }
+
+    /**
      * Creates the subscription; {@link #start()} subscribes.
      * @param container the container to subscribe with, not started, with auto-startup off
      * @param limiter the limiter whose local refusals the messages clear
      * @param retry how long to wait between attempts to start the container
      * @param scheduler runs the attempts: the application's, which stops it
      */
-    public LocalRefusalsSubscription(RedisMessageListenerContainer container, RedisRateLimiter limiter, BackOff retry,
+    LocalRefusalsSubscription(RedisMessageListenerContainer container, RedisRateLimiter limiter, BackOff retry,
             TaskScheduler scheduler) {
         this.container = container;
         this.scheduler = scheduler;
@@ -120,8 +148,11 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
             catch (RuntimeException ex) {
                 // a failed start leaves the container marked as started: stop it so that start() tries again
                 this.container.stop();
-                failed(ex);
-                schedule();
+                if (this.running) {
+                    // not when it was stopped meanwhile: the application is closing, nothing failed
+                    failed(ex);
+                    schedule();
+                }
             }
         }
     }
@@ -171,7 +202,7 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
      * configuration error, which lasts until it subscribes.
      * @return what the user lacks and what to grant, or {@code null}
      */
-    public @Nullable String misconfiguration() {
+    @Nullable String misconfiguration() {
         return this.misconfiguration;
     }
 
@@ -183,7 +214,7 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
      * @param channel the channel
      * @param action what to do
      */
-    public void onMessageOn(String channel, Runnable action) {
+    void onMessageOn(String channel, Runnable action) {
         this.announcements.add(action);
         this.container.addMessageListener((message, pattern) -> action.run(), new ChannelTopic(channel));
     }
@@ -207,7 +238,7 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
      * Tells the subscription that its connection was lost and that the client restores it by
      * itself (as Lettuce does); it counts as unsubscribed until then.
      */
-    public void connectionLost() {
+    void connectionLost() {
         changeTo(false);
     }
 
@@ -219,7 +250,7 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
      * maximum, and the streak is logged once per kind of failure.
      * @param cause why the container gave up
      */
-    public void subscriptionAborted(Throwable cause) {
+    void subscriptionAborted(Throwable cause) {
         changeTo(false);
         failed(cause);
         schedule();
@@ -229,7 +260,7 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
      * Starts the container again, as after an aborted subscription but with no failure to count:
      * for a container whose start waited for something, such as its connection to open.
      */
-    public void startAgain() {
+    void startAgain() {
         if (this.running) {
             attemptAfter(0);
         }
@@ -276,7 +307,7 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
      * Returns whether unbans and resets from other instances reach this one right now.
      * @return {@code true} while subscribed
      */
-    public boolean isSubscribed() {
+    boolean isSubscribed() {
         return this.subscribed.get();
     }
 
@@ -284,6 +315,26 @@ public final class LocalRefusalsSubscription implements SmartLifecycle, MessageL
     public void stop() {
         this.running = false;
         this.container.stop();
+        // stopped, it hears nothing, whether or not the container said it unsubscribed
+        changeTo(false);
+    }
+
+    /** The limiter's connection opened: a start of the container that waited for it goes on. */
+    void connectionOpened() {
+        if (this.container instanceof InvalidationListenerContainer waiting) {
+            waiting.connectionOpened();
+        }
+    }
+
+    /** Stops the container for good, with its threads: when the limiter is closed. */
+    void close() {
+        stop();
+        try {
+            this.container.destroy();
+        }
+        catch (Exception ex) {
+            logger.debug("The invalidation listener container failed to close", ex);
+        }
     }
 
     @Override

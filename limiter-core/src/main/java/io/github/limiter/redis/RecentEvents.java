@@ -16,6 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
+import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.RateLimitListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -38,16 +39,15 @@ import org.springframework.data.redis.core.script.RedisScript;
  * find it full, or that cannot be written while Redis is down, are dropped with one WARN line per
  * streak, since the alert and ban themselves are already in force.
  *
- * <p>Admin views read it to show the same alerts and bans on every instance: the Spring Boot starter
- * provides one as a bean, and {@link #recent} lists a limit's events (the sample app's admin API
- * and console are built on it).
- *
- * @since 0.1.0
+ * <p>Admin views read it to show the same alerts and bans on every instance, through
+ * {@link io.github.limiter.RateLimitAdmin#recentEvents}: a limiter built with
+ * {@link RedisRateLimiterBuilder#recentEvents} keeps one (the Spring Boot starter's does), and the
+ * sample app's admin API and console are built on it.
  */
-public final class RecentEvents implements RateLimitListener {
+final class RecentEvents implements RateLimitListener {
 
     /** Events kept per limit. */
-    public static final int CAPACITY = 100;
+    static final int CAPACITY = 100;
 
     /** Events waiting to be written, at most. */
     static final int QUEUE = 1000;
@@ -71,7 +71,7 @@ public final class RecentEvents implements RateLimitListener {
 
     private final Executor executor;
 
-    private final BlockingQueue<Event> pending = new LinkedBlockingQueue<>(QUEUE);
+    private final BlockingQueue<RecentEvent> pending = new LinkedBlockingQueue<>(QUEUE);
 
     // one writer at a time: set while a task that writes the pending events is submitted or running
     private final AtomicBoolean writing = new AtomicBoolean();
@@ -91,7 +91,7 @@ public final class RecentEvents implements RateLimitListener {
      * @param keyPrefix the limiter's key prefix
      * @param executor writes the events: the application's, which stops it
      */
-    public RecentEvents(StringRedisTemplate redis, String keyPrefix, Executor executor) {
+    RecentEvents(StringRedisTemplate redis, String keyPrefix, Executor executor) {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
         this.executor = Objects.requireNonNull(executor, "executor must not be null");
@@ -112,12 +112,12 @@ public final class RecentEvents implements RateLimitListener {
     private void recordEvents(List<Decision> decisions) {
         for (Decision decision : decisions) {
             if (decision.alertRaised()) {
-                record(new Event("alert", Instant.now(), decision.limitId(), decision.key(), decision.count(),
-                        decision.shadow(), this.instance));
+                record(new RecentEvent("alert", Instant.now(), decision.limitId(), decision.key(),
+                        decision.count(), decision.shadow(), this.instance));
             }
             if (decision.banStarted()) {
-                record(new Event("ban", Instant.now(), decision.limitId(), decision.key(), decision.count(),
-                        decision.shadow(), this.instance));
+                record(new RecentEvent("ban", Instant.now(), decision.limitId(), decision.key(),
+                        decision.count(), decision.shadow(), this.instance));
             }
         }
     }
@@ -127,11 +127,11 @@ public final class RecentEvents implements RateLimitListener {
      * @param limitId the limit's id
      * @return at most {@link #CAPACITY} events
      */
-    public List<Event> recent(String limitId) {
+    List<RecentEvent> recent(String limitId) {
         List<String> lines = this.redis.opsForList().range(key(limitId), 0, CAPACITY - 1);
-        List<Event> events = new ArrayList<>();
+        List<RecentEvent> events = new ArrayList<>();
         for (String line : (lines != null) ? lines : List.<String>of()) {
-            Event event = Event.parse(line);
+            RecentEvent event = parse(line);
             if (event != null) {
                 events.add(event);
             }
@@ -139,7 +139,7 @@ public final class RecentEvents implements RateLimitListener {
         return events;
     }
 
-    private void record(Event event) {
+    private void record(RecentEvent event) {
         this.queued.incrementAndGet();
         if (!this.pending.offer(event)) {
             this.queued.decrementAndGet();
@@ -159,7 +159,7 @@ public final class RecentEvents implements RateLimitListener {
         catch (RejectedExecutionException ex) {
             // the executor stops with the application: what waits is dropped, as if Redis were down
             this.writing.set(false);
-            Event event;
+            RecentEvent event;
             while ((event = this.pending.poll()) != null) {
                 this.queued.decrementAndGet();
                 dropped(event, "the executor that writes them is stopped");
@@ -169,7 +169,7 @@ public final class RecentEvents implements RateLimitListener {
 
     private void writePending() {
         try {
-            Event event;
+            RecentEvent event;
             while ((event = this.pending.poll()) != null) {
                 try {
                     write(event);
@@ -188,9 +188,10 @@ public final class RecentEvents implements RateLimitListener {
         }
     }
 
-    private void write(Event event) {
+    private void write(RecentEvent event) {
         try {
-            this.redis.execute(RECORD, List.of(key(event.limitId())), event.format(), Integer.toString(CAPACITY),
+            this.redis.execute(RECORD, List.of(key(event.limitId())), format(event),
+                    Integer.toString(CAPACITY),
                     Long.toString(RETENTION.toMillis()));
             if (this.dropping.compareAndSet(true, false)) {
                 logger.info("Recent rate-limit events are recorded again");
@@ -201,7 +202,7 @@ public final class RecentEvents implements RateLimitListener {
         }
     }
 
-    private void dropped(Event event, @Nullable String why) {
+    private void dropped(RecentEvent event, @Nullable String why) {
         if (this.dropping.compareAndSet(false, true)) {
             logger.warn("Recent rate-limit events are not recorded (" + why + "), such as the " + event.type()
                     + " of limit '" + event.limitId() + "'; the alerts and bans themselves are in force");
@@ -213,7 +214,7 @@ public final class RecentEvents implements RateLimitListener {
      * @param timeout the longest to wait
      * @return whether they were written in time
      */
-    public boolean awaitWritten(Duration timeout) {
+    boolean awaitWritten(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         long queuedSoFar = this.queued.get();
         // an event refused by a full queue is never done: it leaves the count it was in
@@ -231,45 +232,29 @@ public final class RecentEvents implements RateLimitListener {
     }
 
     /**
-     * An alert or a ban, as recorded.
-     *
-     * @param type {@code alert} or {@code ban}
-     * @param at when the instance decided it, by its clock
-     * @param limitId the limit's id
-     * @param key the key
-     * @param count the key's count in its window at the time
-     * @param shadow whether the limit was in shadow mode (a would-be ban)
-     * @param instance the application instance that decided it, as {@code pid@host}
+     * The record as the list holds it: eight fields separated by U+001F, the layout's version
+     * first ({@link #RECORD_VERSION}), then type, time, limit id, key (a U+001F in it becomes
+     * {@code ?}), count, shadow and instance.
      */
-    public record Event(String type, Instant at, String limitId, String key, long count, boolean shadow,
-            String instance) {
+    static String format(RecentEvent event) {
+        return String.join(String.valueOf(SEPARATOR), RECORD_VERSION, event.type(), event.at().toString(),
+                event.limitId(), event.key().replace(SEPARATOR, '?'), Long.toString(event.count()),
+                Boolean.toString(event.shadow()), event.instance());
+    }
 
-        /**
-         * The record as the list holds it: eight fields separated by U+001F, the layout's version
-         * first ({@link #RECORD_VERSION}), then type, time, limit id, key (a U+001F in it becomes
-         * {@code ?}), count, shadow and instance.
-         */
-        String format() {
-            return String.join(String.valueOf(SEPARATOR), RECORD_VERSION, this.type, this.at.toString(), this.limitId,
-                    this.key.replace(SEPARATOR, '?'), Long.toString(this.count), Boolean.toString(this.shadow),
-                    this.instance);
+    /** The event a record holds, or {@code null} for a record of another version, or unreadable. */
+    static @Nullable RecentEvent parse(String line) {
+        String[] fields = line.split(String.valueOf(SEPARATOR), -1);
+        if (fields.length != 8 || !RECORD_VERSION.equals(fields[0])) {
+            return null;
         }
-
-        /** The event a record holds, or {@code null} for a record of another version, or unreadable. */
-        static @Nullable Event parse(String line) {
-            String[] fields = line.split(String.valueOf(SEPARATOR), -1);
-            if (fields.length != 8 || !RECORD_VERSION.equals(fields[0])) {
-                return null;
-            }
-            try {
-                return new Event(fields[1], Instant.parse(fields[2]), fields[3], fields[4], Long.parseLong(fields[5]),
-                        Boolean.parseBoolean(fields[6]), fields[7]);
-            }
-            catch (RuntimeException ex) {
-                return null;
-            }
+        try {
+            return new RecentEvent(fields[1], Instant.parse(fields[2]), fields[3], fields[4],
+                    Long.parseLong(fields[5]), Boolean.parseBoolean(fields[6]), fields[7]);
         }
-
+        catch (RuntimeException ex) {
+            return null;
+        }
     }
 
 }

@@ -64,7 +64,7 @@ final class RedisLimitAdmin {
     private void forgetEverywhere(String stateKey) {
         if (this.localRefusals != null) {
             this.localRefusals.forget(stateKey);
-            this.redis.convertAndSend(RedisRateLimiter.invalidationChannel(this.keyPrefix), stateKey);
+            this.redis.convertAndSend(RedisLayout.localRefusalsChannel(this.keyPrefix), stateKey);
         }
     }
 

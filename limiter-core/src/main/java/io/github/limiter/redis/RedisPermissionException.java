@@ -3,11 +3,10 @@ package io.github.limiter.redis;
 /**
  * Thrown when the limiter's Redis user may not do what rate limiting needs: run its scripts, use
  * its keys or its channel. A configuration error, not an outage: the message names the user, what
- * Redis refused, and the rules to grant.
- *
- * @since 0.1.0
+ * Redis refused, and the rules to grant. {@link RedisRateLimiter#failureKind} names it
+ * {@link RedisRateLimiter#MISCONFIGURED}.
  */
-public final class RedisPermissionException extends IllegalStateException {
+final class RedisPermissionException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
@@ -16,7 +15,7 @@ public final class RedisPermissionException extends IllegalStateException {
      * @param message what was refused and what to grant
      * @param cause Redis's refusal
      */
-    public RedisPermissionException(String message, Throwable cause) {
+    RedisPermissionException(String message, Throwable cause) {
         super(message, cause);
     }
 

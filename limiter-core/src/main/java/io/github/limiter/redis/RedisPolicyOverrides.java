@@ -83,7 +83,26 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     private final String channel;
 
     /**
-     * Creates the store; {@link #start()} begins reading.
+     * Creates the store, in the limiter's Redis under its key prefix; {@link #start()} begins
+     * reading. Where the limiter subscribes to other instances
+     * ({@link RedisRateLimiterBuilder#invalidations}), it hears their changes at once; otherwise
+     * at its next read.
+     * @param limiter the limiter, whose template and key prefix the store uses
+     * @param overrides the overrides the limits of this instance follow
+     * @param pollInterval how often to read the overrides: the longest an instance takes to apply a
+     * change made on another
+     * @param retention how long the overrides live in Redis after their latest change, while no
+     * instance runs
+     * @param scheduler runs the reads, one at a time: the application's, which stops it
+     */
+    public RedisPolicyOverrides(RedisRateLimiter limiter, PolicyOverrides overrides, Duration pollInterval,
+            Duration retention, TaskScheduler scheduler) {
+        this(limiter.redis, limiter.keyPrefix, overrides, pollInterval, retention, scheduler);
+        limiter.companions.onMessageOn(this.channel, this::changedElsewhere);
+    }
+
+    /**
+     * Creates the store, without hearing other instances' changes but at its reads.
      * @param redis the template to read and write through
      * @param keyPrefix the limiter's key prefix
      * @param overrides the overrides the limits of this instance follow
@@ -93,7 +112,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * instance runs
      * @param scheduler runs the reads, one at a time: the application's, which stops it
      */
-    public RedisPolicyOverrides(StringRedisTemplate redis, String keyPrefix, PolicyOverrides overrides,
+    RedisPolicyOverrides(StringRedisTemplate redis, String keyPrefix, PolicyOverrides overrides,
             Duration pollInterval, Duration retention, TaskScheduler scheduler) {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler must not be null");
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
@@ -111,7 +130,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * carries nothing else.
      * @return the channel, {@code <prefix>policy-changes}
      */
-    public String channel() {
+    String channel() {
         return this.channel;
     }
 
@@ -119,7 +138,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * Reads the overrides without waiting for the next poll, on the scheduler: what an
      * instance does when it hears that another one made a change.
      */
-    public void changedElsewhere() {
+    void changedElsewhere() {
         if (this.overrides.hasPolicies()) {
             pollAfter(Duration.ZERO, () -> { });
         }

@@ -15,11 +15,10 @@ import io.github.limiter.LimitState;
 import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
-import io.github.limiter.observation.DecisionObservationConvention;
-import io.github.limiter.observation.DefaultDecisionObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -32,9 +31,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * asynchronous commands, with other clients on a few threads of its own. With Lettuce, concurrent
  * decisions are coalesced into one script call (see {@link RedisRateLimiterBuilder#maxBatch}).
  *
- * <p>{@link #builder} makes one; the Spring Boot starter makes the application's.
+ * <p>{@link #builder} makes one; the Spring Boot starter makes the application's. What it runs in
+ * the background, such as its subscription to the other instances' unbans and resets, runs from
+ * {@link #start()} to {@link #stop()}, which Spring calls; {@link #close()} ends it all.
  */
-public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, AutoCloseable {
+@SuppressWarnings("removal") // its admin operations are RateLimitAdmin's, and RateLimiter's deprecated ones
+public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, SmartLifecycle, AutoCloseable {
 
     /** The most decisions coalesced into one script call unless told otherwise. */
     public static final int DEFAULT_MAX_BATCH = 64;
@@ -50,32 +52,28 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Auto
     /** The kind of failure that is a configuration error, not an outage: the Redis user lacks a permission. */
     public static final String MISCONFIGURED = "noperm";
 
-    private final StringRedisTemplate redis;
+    // RedisPolicyOverrides's too
+    final StringRedisTemplate redis;
 
-    private final String keyPrefix;
+    final String keyPrefix;
 
-    private final @Nullable LocalRefusals localRefusals;
+    final @Nullable LocalRefusals localRefusals;
 
     private final DecisionEngine engine;
 
-    private final DecisionObservations observations = new DecisionObservations();
+    // the builder sets its registry and convention
+    final DecisionObservations observations = new DecisionObservations();
 
-    private final ScriptRunners runners;
+    final ScriptRunners runners;
 
     private final RedisLimitAdmin admin;
 
     private final RedisStartChecks checks;
 
-    // for tests; everything else builds one with builder()
-    RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners) {
-        this(redis, keyPrefix, listeners, null);
-    }
+    // set by the builder, before the limiter is handed out
+    LimiterCompanions companions = LimiterCompanions.NONE;
 
-    RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
-            @Nullable LocalRefusals localRefusals) {
-        this(redis, keyPrefix, listeners, localRefusals, DEFAULT_MAX_BATCH);
-    }
-
+    // the builder's, and tests' (through their Limiters)
     RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
             @Nullable LocalRefusals localRefusals, int maxBatch) {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
@@ -143,25 +141,12 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Auto
         }
     }
 
-    void setObservationRegistry(ObservationRegistry registry) {
-        this.observations.registry(registry);
-    }
-
     /**
      * Returns the registry decisions are observed in.
      * @return the registry; {@link ObservationRegistry#NOOP} when they are not observed
      */
     public ObservationRegistry getObservationRegistry() {
         return this.observations.registry();
-    }
-
-    void setObservationConvention(@Nullable DecisionObservationConvention convention) {
-        this.observations.convention(convention);
-    }
-
-    /** The coalescing runner, if decisions are coalesced: for tests. */
-    @Nullable CoalescingScriptRunner coalescing() {
-        return this.runners.coalescing();
     }
 
     /**
@@ -179,9 +164,9 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Auto
      * {@link #invalidationChannel()} (each algorithm decides once, on a key of its own that lives a
      * second); then looks up what the non-blocking decisions run on, so that they need not.
      * @return the Redis server's version
-     * @throws IllegalStateException if Redis is older than 5.0
-     * @throws RedisPermissionException if Redis refuses the limiter's user a command, key or channel
-     * it needs; {@link #misconfiguration()} reports it until a check passes
+     * @throws IllegalStateException if Redis is older than 5.0, or refuses the limiter's user what
+     * it needs: a configuration error ({@link #failureKind} {@link #MISCONFIGURED}) whose message
+     * says what to grant, which {@link #misconfiguration()} reports until a check passes
      * @throws org.springframework.dao.DataAccessException if Redis cannot be reached
      */
     public String check() {
@@ -199,12 +184,14 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Auto
     }
 
     /**
-     * Returns the permission the latest {@link #check()} found the Redis user lacking, if it did:
-     * a configuration error, which lasts until a check passes.
-     * @return the check's failure, or {@code null}
+     * Returns the permission the Redis user lacks, if the latest {@link #check()} or the
+     * subscription found one: a configuration error, which lasts until a check passes (or the
+     * subscription subscribes).
+     * @return what the user lacks and what to grant, or {@code null}
      */
-    public @Nullable RedisPermissionException misconfiguration() {
-        return this.checks.misconfiguration();
+    public @Nullable String misconfiguration() {
+        RedisPermissionException found = this.checks.misconfiguration();
+        return (found != null) ? found.getMessage() : this.companions.subscriptionMisconfiguration();
     }
 
     /**
@@ -216,21 +203,15 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Auto
     }
 
     /**
-     * Sends one {@code PING} over the limiter's connection: the cheapest proof that Redis answers
-     * within the connection's timeout.
+     * Sends one {@code PING} over the limiter's connection, the cheapest proof that Redis answers.
      * @throws org.springframework.dao.DataAccessException if Redis does not answer in time
      */
     public void ping() {
         this.redis.execute((RedisCallback<String>) RedisConnection::ping);
     }
 
-    /**
-     * Says whether unbans and resets from other instances reach this one (the invalidation
-     * subscription is listening). While they do not, no new refusal is remembered, so an unban
-     * elsewhere is never missed for longer than the refusals already remembered last; each time
-     * they reach it again, the memory starts empty, since messages may have been lost in between.
-     * @param listening whether this instance hears {@link #invalidationChannel()}
-     */
+    // while unbans and resets from other instances do not reach this one, no new refusal is
+    // remembered; each time they reach it again, the memory starts empty (see LocalRefusals)
     void invalidationsListening(boolean listening) {
         if (this.localRefusals != null) {
             this.localRefusals.listening(listening);
@@ -239,50 +220,107 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Auto
 
     /**
      * Returns whether this instance remembers refused keys, to refuse their next calls from memory.
-     * @return {@code false} with the local cache off, or while invalidations cannot reach it
+     * @return {@code false} with the local cache off, or while other instances cannot reach it
      */
     public boolean remembersRefusals() {
         return this.localRefusals != null && this.localRefusals.remembering();
     }
 
     @Override
-    @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
     public LimitState state(String limitId, String key, Limit limit) {
         return this.admin.state(limitId, key, limit);
     }
 
     @Override
-    @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
     public Duration banTimeLeft(String limitId, String key) {
         return this.admin.banTimeLeft(limitId, key);
     }
 
     @Override
-    @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
     public boolean isBanned(String limitId, String key) {
         return !banTimeLeft(limitId, key).isZero();
     }
 
     @Override
-    @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
     public boolean unban(String limitId, String key) {
         return this.admin.unban(limitId, key);
     }
 
     @Override
-    @SuppressWarnings("removal") // RateLimitAdmin's, also RateLimiter's deprecated ones
     public void reset(String limitId, String key) {
         this.admin.reset(limitId, key);
     }
 
     /**
-     * Stops what the limiter started: its timer for decision deadlines (a decision still waiting
-     * for Redis fails at once, and follows its on-failure setting) and the threads that run
-     * decisions for clients other than Lettuce. Spring calls it when the application context
-     * closes. A decision made afterwards fails.
+     * {@inheritDoc}
+     * <p>Kept in Redis by every instance built with {@link RedisRateLimiterBuilder#recentEvents};
+     * reading fails with the {@link org.springframework.dao.DataAccessException} of an outage.
+     */
+    @Override
+    public List<RecentEvent> recentEvents(String limitId) {
+        return this.companions.recentEvents(limitId);
+    }
+
+    /**
+     * Waits until the alerts and bans of the decisions made so far are written for
+     * {@link #recentEvents}, for tests and orderly shutdown.
+     * @param timeout the longest to wait
+     * @return whether they were written in time; {@code true} where none are kept
+     */
+    public boolean awaitRecentEventsWritten(Duration timeout) {
+        return this.companions.awaitRecentEventsWritten(timeout);
+    }
+
+    /** Starts the subscription of {@link RedisRateLimiterBuilder#invalidations}, in the background. */
+    @Override
+    public void start() {
+        this.companions.start();
+    }
+
+    @Override
+    public void stop() {
+        this.companions.stop();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.companions.isRunning();
+    }
+
+    /**
+     * Says whether unbans and resets made on other instances reach this one right now.
+     * @return {@code true} while its subscription is subscribed; {@code false} without one
+     */
+    public boolean hearsOtherInstances() {
+        return this.companions.hearsOtherInstances();
+    }
+
+    /**
+     * Says whether it subscribes to other instances at all ({@link RedisRateLimiterBuilder#invalidations}).
+     * @return {@code true} if it was built to
+     */
+    public boolean subscribes() {
+        return this.companions.subscribes();
+    }
+
+    /** Tells the limiter its Redis connection opened: a subscription that waited for it starts. */
+    public void connectionOpened() {
+        this.companions.connectionOpened();
+    }
+
+    /** Tells the limiter that its subscription's connection was lost, and that the client restores it itself (Lettuce). */
+    public void subscriptionConnectionLost() {
+        this.companions.subscriptionLost();
+    }
+
+    /**
+     * Stops all the limiter started: its subscription, its timer for decision deadlines (a decision
+     * still waiting for Redis fails at once, and follows its on-failure setting), the threads that
+     * run decisions for clients other than Lettuce. A decision made afterwards fails.
      */
     @Override
     public void close() {
+        this.companions.close();
         this.runners.close();
     }
 
@@ -292,12 +330,9 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Auto
      * @return the channel
      */
     public String invalidationChannel() {
-        return invalidationChannel(this.keyPrefix);
+        return RedisLayout.localRefusalsChannel(this.keyPrefix);
     }
 
-    static String invalidationChannel(String keyPrefix) {
-        return RedisLayout.localRefusalsChannel(keyPrefix);
-    }
 
     /**
      * Forgets a locally refused key, when another instance lifted its ban or reset it.

@@ -4,6 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.observation.DecisionObservationConvention;
@@ -12,7 +16,10 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.util.backoff.BackOff;
 
 /**
  * Builds a {@link RedisRateLimiter}, which {@link RedisRateLimiter#builder} starts: the one way to
@@ -29,6 +36,13 @@ public final class RedisRateLimiterBuilder {
     private final List<RateLimitListener> listeners = new ArrayList<>();
 
     private @Nullable LocalRefusals localRefusals;
+
+    // each limiter built gets its own, which it closes
+    private @Nullable Supplier<DecisionEvents> decisionEvents;
+
+    private @Nullable Executor recentEventsWriter;
+
+    private @Nullable Function<RedisRateLimiter, LocalRefusalsSubscription> subscription;
 
     private int maxBatch = RedisRateLimiter.DEFAULT_MAX_BATCH;
 
@@ -61,22 +75,55 @@ public final class RedisRateLimiterBuilder {
     }
 
     /**
-     * Adds a listener that publishes each alert and ban as a {@link io.github.limiter.RateLimitAlertEvent}
-     * or {@link io.github.limiter.RateLimitBanEvent}, and logs it at WARN.
+     * Publishes each alert and ban as a {@link io.github.limiter.RateLimitAlertEvent} or
+     * {@link io.github.limiter.RateLimitBanEvent}, also for a decision Redis made after its call had
+     * timed out, and logs it at WARN: at most 10 lines a minute, the rest counted in one line.
+     * A shadow limit's would-be ban is logged, not published.
      * @param publisher where the events go, such as the application context
      * @return this builder
      */
     public RedisRateLimiterBuilder publishEvents(ApplicationEventPublisher publisher) {
-        this.listeners.add(new DecisionEvents(publisher));
+        return publishEvents(publisher, DecisionEvents.DEFAULT_MAX_LOG_LINES, DecisionEvents.DEFAULT_LOG_INTERVAL);
+    }
+
+    /**
+     * Publishes each alert and ban as {@link #publishEvents(ApplicationEventPublisher)} does, with
+     * at most {@code maxLogLines} WARN lines per {@code logInterval}, so that an attacker who
+     * rotates keys cannot drive the log; the rest are counted in one line when the interval ends,
+     * or when the limiter is closed. The events themselves are never bounded.
+     * @param publisher where the events go, such as the application context
+     * @param maxLogLines the most WARN lines per interval; 0 for only the count
+     * @param logInterval the interval
+     * @return this builder
+     */
+    public RedisRateLimiterBuilder publishEvents(ApplicationEventPublisher publisher, int maxLogLines,
+            Duration logInterval) {
+        Objects.requireNonNull(publisher, "publisher must not be null");
+        Objects.requireNonNull(logInterval, "logInterval must not be null");
+        this.decisionEvents = () -> new DecisionEvents(publisher, maxLogLines, logInterval);
+        return this;
+    }
+
+    /**
+     * Keeps the latest alerts and bans of each limit in Redis, for
+     * {@link RedisRateLimiter#recentEvents}: a list of at most 100 per limit,
+     * {@code <prefix>events:{<limit-id>}}, newest first, expiring a week after its latest event.
+     * Written on the given executor, never on the deciding thread; an event that cannot be
+     * written (Redis down, more than 1000 waiting) is dropped, with one WARN line per streak.
+     * @param writer writes the events, such as the application's task executor, which stops it
+     * @return this builder
+     */
+    public RedisRateLimiterBuilder recentEvents(Executor writer) {
+        this.recentEventsWriter = Objects.requireNonNull(writer, "writer must not be null");
         return this;
     }
 
     /**
      * Makes the limiter remember, on this instance, keys that Redis refused until a known
      * instant, and refuse their calls from memory until then; off unless set. An unban or reset
-     * made here clears the memory at once; one made on another instance reaches it through a
-     * {@link LocalRefusalsSubscription}, which the Spring Boot starter sets up. Without one, a
-     * refusal remembered here lasts until its instant or {@code maxTime}, whatever other
+     * made here clears the memory at once; one made on another instance reaches it through the
+     * subscription of {@link #invalidations}, which the Spring Boot starter sets up. Without one,
+     * a refusal remembered here lasts until its instant or {@code maxTime}, whatever other
      * instances do.
      * @param maxEntries the most keys remembered
      * @param maxTime the longest a refusal is trusted, in case a message is lost
@@ -84,6 +131,35 @@ public final class RedisRateLimiterBuilder {
      */
     public RedisRateLimiterBuilder localCache(int maxEntries, Duration maxTime) {
         this.localRefusals = new LocalRefusals(maxEntries, maxTime);
+        return this;
+    }
+
+    /**
+     * Keeps the limiter subscribed, from {@link RedisRateLimiter#start()} to
+     * {@link RedisRateLimiter#stop()}, to the unbans and resets of the other instances that share
+     * its Redis, so that the keys they free are forgotten here at once ({@link #localCache}); and to
+     * the other channels the limiter's parts listen on, such as the policy overrides'. It subscribes
+     * in the background, so the application starts while Redis is down, and again, on the
+     * back-off, after every failure, logging each kind of failure once per streak; while it is not
+     * subscribed, no new refusal is remembered. {@link RedisRateLimiter#hearsOtherInstances()}
+     * says whether it is subscribed.
+     * @param connections makes the subscription's connection
+     * @param connected whether the limiter's connection is open: the subscription waits for it,
+     * and {@link RedisRateLimiter#connectionOpened()} says when it opened
+     * @param registrationWait how long Redis may take to confirm a subscription
+     * @param retry how long to wait between attempts
+     * @param scheduler runs the attempts: the application's, which stops it
+     * @return this builder
+     */
+    public RedisRateLimiterBuilder invalidations(RedisConnectionFactory connections, BooleanSupplier connected,
+            Duration registrationWait, BackOff retry, TaskScheduler scheduler) {
+        Objects.requireNonNull(connections, "connections must not be null");
+        Objects.requireNonNull(connected, "connected must not be null");
+        Objects.requireNonNull(registrationWait, "registrationWait must not be null");
+        Objects.requireNonNull(retry, "retry must not be null");
+        Objects.requireNonNull(scheduler, "scheduler must not be null");
+        this.subscription = (limiter) -> LocalRefusalsSubscription.over(connections, connected, registrationWait,
+                limiter, retry, scheduler);
         return this;
     }
 
@@ -129,10 +205,22 @@ public final class RedisRateLimiterBuilder {
      * @throws IllegalArgumentException if {@code maxBatch} is under 1
      */
     public RedisRateLimiter build() {
-        RedisRateLimiter limiter = new RedisRateLimiter(this.redis, this.keyPrefix, this.listeners,
-                this.localRefusals, this.maxBatch);
-        limiter.setObservationRegistry(this.observationRegistry);
-        limiter.setObservationConvention(this.observationConvention);
+        List<RateLimitListener> listeners = new ArrayList<>(this.listeners);
+        RecentEvents recentEvents = (this.recentEventsWriter != null)
+                ? new RecentEvents(this.redis, this.keyPrefix, this.recentEventsWriter) : null;
+        DecisionEvents decisionEvents = (this.decisionEvents != null) ? this.decisionEvents.get() : null;
+        if (decisionEvents != null) {
+            listeners.add(decisionEvents);
+        }
+        if (recentEvents != null) {
+            listeners.add(recentEvents);
+        }
+        RedisRateLimiter limiter = new RedisRateLimiter(this.redis, this.keyPrefix, listeners, this.localRefusals,
+                this.maxBatch);
+        limiter.companions = new LimiterCompanions(recentEvents, decisionEvents,
+                (this.subscription != null) ? this.subscription.apply(limiter) : null);
+        limiter.observations.registry(this.observationRegistry);
+        limiter.observations.convention(this.observationConvention);
         return limiter;
     }
 

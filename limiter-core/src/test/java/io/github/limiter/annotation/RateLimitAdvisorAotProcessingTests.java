@@ -1,5 +1,6 @@
 package io.github.limiter.annotation;
 
+import io.github.limiter.InvalidRateLimitException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aop.config.AopConfigUtils;

@@ -14,6 +14,7 @@ import ch.qos.logback.core.read.ListAppender;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.BlankRateLimitKeyException;
+import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.Limit;
 import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitExceededException;
@@ -563,6 +564,11 @@ class RateLimitAdvisorIntegrationTests {
                         + "limiter.policies.relaxed.max");
     }
 
+    @SuppressWarnings("removal")
+    private static Class<?> formerName() {
+        return io.github.limiter.annotation.InvalidRateLimitException.class;
+    }
+
     private void assertStartFails(Class<?> bean, String attribute, String method, String message) {
         Throwable failure = catchThrowable(() -> start(bean));
         InvalidRateLimitException invalid = null;
@@ -570,6 +576,8 @@ class RateLimitAdvisorIntegrationTests {
             invalid = (cause instanceof InvalidRateLimitException ex) ? ex : null;
         }
         assertThat(invalid).as("InvalidRateLimitException in %s", failure).isNotNull();
+        assertThat(invalid).as("code that catches the former, deprecated name still catches it")
+            .isInstanceOf(formerName());
         assertThat(invalid.getAttribute()).isEqualTo(attribute);
         assertThat(invalid.getMessage()).startsWith("Invalid @RateLimit on ")
             .contains(RateLimitAdvisorIntegrationTests.class.getName() + "$" + method)

@@ -26,7 +26,7 @@ class AlgorithmTimingIntegrationTests {
     private static final int MAX = 10;
 
     @AutoClose
-    private final RedisRateLimiter limiter = new RedisRateLimiter(RedisServerExtension.template(),
+    private final RedisRateLimiter limiter = Limiters.of(RedisServerExtension.template(),
             "timing-" + UUID.randomUUID() + ":", List.of());
 
     @Test

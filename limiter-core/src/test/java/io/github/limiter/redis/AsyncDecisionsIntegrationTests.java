@@ -54,7 +54,7 @@ class AsyncDecisionsIntegrationTests {
 
     @Test
     void countsAndRejectsLikeTheBlockingPathOnTheSameCounter() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of()));
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(redis, this.prefix, List.of()));
         for (int call = 1; call <= 2; call++) {
             Decision decision = join(limiter.tryAcquireAsync("answers", "alice", this.threePerMinute));
             assertThat(decision.allowed()).isTrue();
@@ -70,7 +70,7 @@ class AsyncDecisionsIntegrationTests {
 
     @Test
     void isExactUnderManyConcurrentDecisions() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of()));
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(redis, this.prefix, List.of()));
         Limit fifty = Limit.of(50, Duration.ofMinutes(1));
         List<CompletableFuture<Decision>> decisions = new ArrayList<>();
         for (int call = 0; call < 300; call++) {
@@ -91,7 +91,7 @@ class AsyncDecisionsIntegrationTests {
                 told.add(binding);
             }
         };
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of(listener)));
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(redis, this.prefix, List.of(listener)));
         Limit tiers = Limit.of(2, Duration.ofMinutes(1)).withAlertAt(1).withBanFor(Duration.ofMinutes(10));
         List<Decision> decisions = new ArrayList<>();
         for (int call = 0; call < 4; call++) {
@@ -110,7 +110,7 @@ class AsyncDecisionsIntegrationTests {
         LettuceConnectionFactory connection = server.newConnectionFactory();
         try {
             RedisRateLimiter limiter = this.closing.add(
-                    new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+                    Limiters.of(new StringRedisTemplate(connection), this.prefix,
                     List.of(), new LocalRefusals(100, Duration.ofMinutes(1))));
             Limit banning = Limit.of(1, Duration.ofMinutes(1)).withBanFor(Duration.ofMinutes(5));
             join(limiter.tryAcquireAsync("crawl", "bot", banning));
@@ -134,7 +134,7 @@ class AsyncDecisionsIntegrationTests {
             LettuceConnectionFactory connection = server.newConnectionFactory();
             try {
                 RedisRateLimiter limiter = this.closing.add(
-                        new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+                        Limiters.of(new StringRedisTemplate(connection), this.prefix,
                         List.of()));
                 limiter.check();
                 server.withCommands(commands -> commands.clientPause(500));
@@ -178,7 +178,7 @@ class AsyncDecisionsIntegrationTests {
         };
         try {
             RedisRateLimiter limiter = this.closing.add(
-                    new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+                    Limiters.of(new StringRedisTemplate(connection), this.prefix,
                     List.of(listener)));
             limiter.check();
             assertThat(join(limiter.tryAcquireAsync("down", "k", this.threePerMinute)).allowed()).isTrue();
@@ -202,7 +202,7 @@ class AsyncDecisionsIntegrationTests {
         LettuceConnectionFactory connection = server.newConnectionFactory();
         try {
             RedisRateLimiter limiter = this.closing.add(
-                    new RedisRateLimiter(new StringRedisTemplate(connection), this.prefix,
+                    Limiters.of(new StringRedisTemplate(connection), this.prefix,
                     List.of()));
             assertThat(join(limiter.tryAcquireAsync("flushed", "k", this.threePerMinute)).count()).isEqualTo(1);
             server.withCommands(commands -> commands.scriptFlush());
@@ -215,7 +215,7 @@ class AsyncDecisionsIntegrationTests {
 
     @Test
     void anInvalidRequestFailsTheStageRatherThanThrowing() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of()));
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(redis, this.prefix, List.of()));
         assertThat(limiter.tryAcquireAsync("no spaces", "k", this.threePerMinute).toCompletableFuture())
             .failsWithin(Duration.ofSeconds(1))
             .withThrowableOfType(ExecutionException.class)
@@ -225,7 +225,7 @@ class AsyncDecisionsIntegrationTests {
 
     @Test
     void aMonoDecidesOncePerSubscriptionAndNotBefore() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of()));
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(redis, this.prefix, List.of()));
         ReactiveRateLimiter reactive = new ReactiveRateLimiter(limiter);
         Mono<Decision> decision = reactive.tryAcquire("mono", "k", Limit.of(2, Duration.ofMinutes(1)));
         assertThat(redis.hasKey(this.prefix + "{mono:k}")).as("nothing counted before a subscription").isFalse();

@@ -34,7 +34,7 @@ class ClockIndependenceIntegrationTests {
     @EnumSource(Algorithm.class)
     void theScriptReceivesOnlyTheLimitsSettings(Algorithm algorithm) {
         String prefix = "clock-" + UUID.randomUUID() + ":";
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, prefix, List.of()));
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(redis, prefix, List.of()));
         Limit limit = Limit.of(7, Duration.ofSeconds(30)).withAlgorithm(algorithm).withAlertAt(3)
             .withBanFor(Duration.ofMinutes(2));
         List<String> args = RedisServerExtension.redis().withCommands(commands -> {

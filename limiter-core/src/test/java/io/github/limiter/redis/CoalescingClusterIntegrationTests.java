@@ -106,7 +106,7 @@ class CoalescingClusterIntegrationTests {
         }
         // per slot: the first call alone, those that came while it was in flight together, at the
         // next tick of the timer (or two, for calls made across one), without waiting for its reply
-        CoalescingScriptRunner coalescing = limiter.coalescing();
+        CoalescingScriptRunner coalescing = limiter.runners.coalescing();
         assertThat(coalescing.runs()).as("script calls for %d decisions", decisions.size())
             .isBetween(2 * distinctSlots, 4 * distinctSlots);
         assertThat(coalescing.coalesced()).as("decisions sent in runs of two or more")
@@ -154,7 +154,7 @@ class CoalescingClusterIntegrationTests {
                 .as("refused calls counted by neither limit, user %d", user)
                 .isEqualTo(5);
         }
-        assertThat(limiter.coalescing().coalesced()).as("decisions sent in runs of two or more").isPositive();
+        assertThat(limiter.runners.coalescing().coalesced()).as("decisions sent in runs of two or more").isPositive();
     }
 
     /**
@@ -168,9 +168,9 @@ class CoalescingClusterIntegrationTests {
     }
 
     private RedisRateLimiter limiter() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of()));
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(redis, this.prefix, List.of()));
         limiter.check();
-        assertThat(limiter.coalescing()).as("coalescing on the cluster's shared connection").isNotNull();
+        assertThat(limiter.runners.coalescing()).as("coalescing on the cluster's shared connection").isNotNull();
         return limiter;
     }
 

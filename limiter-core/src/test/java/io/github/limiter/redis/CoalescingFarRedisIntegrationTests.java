@@ -89,7 +89,7 @@ class CoalescingFarRedisIntegrationTests {
         assertThat(undecided.get()).as("undecided of 640 calls: %s", failures).isLessThanOrEqualTo(6);
         if (maxBatch > 1) {
             // still coalesced: calls that wait go together, only sooner
-            assertThat(limiter.coalescing().runs()).as("script calls for 640 decisions").isLessThan(320);
+            assertThat(limiter.runners.coalescing().runs()).as("script calls for 640 decisions").isLessThan(320);
         }
     }
 
@@ -107,7 +107,7 @@ class CoalescingFarRedisIntegrationTests {
         this.connection.afterPropertiesSet();
         this.connection.start();
         RedisRateLimiter limiter = this.closing.add(
-                new RedisRateLimiter(new StringRedisTemplate(this.connection), this.prefix,
+                Limiters.of(new StringRedisTemplate(this.connection), this.prefix,
                 List.of(), null, maxBatch));
         limiter.check();
         return limiter;

@@ -68,7 +68,7 @@ class CoalescingIntegrationTests {
 
     @Test
     void manyThreadsOnOneKeyGetExactlyMaxInFewerScriptCalls() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(this.redis, this.prefix, List.of()));
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(this.redis, this.prefix, List.of()));
         limiter.check();
         Limit fifty = Limit.of(50, Duration.ofMinutes(1));
         AtomicInteger allowed = new AtomicInteger();
@@ -81,7 +81,7 @@ class CoalescingIntegrationTests {
         });
         assertThat(allowed).hasValue(50);
         assertThat(limiter.state("exact", "one", fifty).count()).isEqualTo(50);
-        CoalescingScriptRunner coalescing = limiter.coalescing();
+        CoalescingScriptRunner coalescing = limiter.runners.coalescing();
         assertThat(coalescing).isNotNull();
         assertThat(coalescing.runs()).as("script calls for 640 decisions").isLessThan(640);
         assertThat(coalescing.coalesced()).isPositive();
@@ -89,7 +89,7 @@ class CoalescingIntegrationTests {
 
     @Test
     void asynchronousCallsOnManyKeysAndAlgorithmsAreEachDecidedAsAlone() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(this.redis, this.prefix, List.of()));
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(this.redis, this.prefix, List.of()));
         limiter.check();
         List<Limit> limits = List.of(this.fivePerMinute, this.fivePerMinute.withAlgorithm(Algorithm.SLIDING_LOG),
                 this.fivePerMinute.withAlgorithm(Algorithm.SLIDING_WINDOW),
@@ -117,18 +117,18 @@ class CoalescingIntegrationTests {
             }
         }
         assertThat(limiter.banTimeLeft("mixed-4", "k0")).isPositive();
-        assertThat(limiter.coalescing().coalesced()).isPositive();
+        assertThat(limiter.runners.coalescing().coalesced()).isPositive();
     }
 
     @Test
     void aLoneCallIsSentAtOnceOnItsOwn() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(this.redis, this.prefix, List.of()));
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(this.redis, this.prefix, List.of()));
         limiter.check();
         for (int i = 0; i < 3; i++) {
             assertThat(limiter.tryAcquire("alone", "k", this.fivePerMinute).allowed()).isTrue();
         }
-        assertThat(limiter.coalescing().runs()).isEqualTo(3);
-        assertThat(limiter.coalescing().coalesced()).isZero();
+        assertThat(limiter.runners.coalescing().runs()).isEqualTo(3);
+        assertThat(limiter.runners.coalescing().coalesced()).isZero();
     }
 
     @Test
@@ -254,8 +254,8 @@ class CoalescingIntegrationTests {
 
     @Test
     void withMaxBatchOneNothingIsCoalesced() {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(this.redis, this.prefix, List.of(), null, 1));
-        assertThat(limiter.coalescing()).isNull();
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(this.redis, this.prefix, List.of(), null, 1));
+        assertThat(limiter.runners.coalescing()).isNull();
         limiter.check();
         assertThat(Concurrency.countPassing(16, 5, () -> {
             if (!limiter.tryAcquire(List.of(new LimitRequest("off", "k", this.fivePerMinute, 1))).allowed()) {

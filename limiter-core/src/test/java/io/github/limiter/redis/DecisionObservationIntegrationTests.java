@@ -185,7 +185,7 @@ class DecisionObservationIntegrationTests {
 
     @Test
     void decisionsAreNotObservedUnlessARegistryIsSet(EmbeddedRedis redis) {
-        RedisRateLimiter limiter = this.closing.add(new RedisRateLimiter(
+        RedisRateLimiter limiter = this.closing.add(Limiters.of(
                 new StringRedisTemplate(factory(redis.host(), redis.port())), this.prefix, List.of()));
 
         assertThat(limiter.getObservationRegistry()).isSameAs(ObservationRegistry.NOOP);
@@ -241,9 +241,9 @@ class DecisionObservationIntegrationTests {
 
     private RedisRateLimiter limiter(String host, int port, boolean up) {
         RedisRateLimiter limiter = this.closing.add(
-                new RedisRateLimiter(new StringRedisTemplate(factory(host, port)), this.prefix,
+                Limiters.of(new StringRedisTemplate(factory(host, port)), this.prefix,
                 List.of(), new LocalRefusals(100, Duration.ofMinutes(1))));
-        limiter.setObservationRegistry(this.registry);
+        limiter.observations.registry(this.registry);
         if (up) {
             // what the limiter's start does; its commands are not decisions
             limiter.check();

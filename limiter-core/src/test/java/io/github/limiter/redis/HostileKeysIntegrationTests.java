@@ -33,7 +33,7 @@ class HostileKeysIntegrationTests {
     private final String prefix = "hostile-" + UUID.randomUUID() + ":";
 
     @AutoClose
-    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of());
+    private final RedisRateLimiter limiter = Limiters.of(redis, this.prefix, List.of());
 
     private final Limit limit = Limit.of(1, Duration.ofMinutes(5));
 

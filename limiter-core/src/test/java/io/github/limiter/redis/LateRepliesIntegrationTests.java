@@ -160,7 +160,7 @@ class LateRepliesIntegrationTests {
         this.connection.afterPropertiesSet();
         this.connection.start();
         RedisRateLimiter limiter = this.closing.add(
-                new RedisRateLimiter(new StringRedisTemplate(this.connection), this.prefix,
+                Limiters.of(new StringRedisTemplate(this.connection), this.prefix,
                 List.of(this.recorder), new LocalRefusals(100, Duration.ofMinutes(1)), maxBatch));
         limiter.check();
         return limiter;

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
@@ -168,7 +169,7 @@ class LocalRefusalsIntegrationTests {
         LocalRefusals otherMemory = new LocalRefusals(100, Duration.ofHours(1));
         RedisRateLimiter admin = limiter(new LocalRefusals(100, Duration.ofHours(1)));
         RedisRateLimiter other = this.closing.add(
-                new RedisRateLimiter(new StringRedisTemplate(otherConnection), this.prefix, List.of(),
+                Limiters.of(new StringRedisTemplate(otherConnection), this.prefix, List.of(),
                 otherMemory));
         RedisMessageListenerContainer container = new RedisMessageListenerContainer();
         container.setConnectionFactory(otherConnection);
@@ -202,8 +203,64 @@ class LocalRefusalsIntegrationTests {
         }
     }
 
+    @Test
+    void aLimiterBuiltToHearTheOthersSubscribesOnceItsConnectionOpensAndUntilItStops(EmbeddedRedis server) {
+        LettuceConnectionFactory otherConnection = server.newConnectionFactory();
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.initialize();
+        AtomicBoolean connected = new AtomicBoolean();
+        RedisRateLimiter admin = limiter(new LocalRefusals(100, Duration.ofHours(1)));
+        try (RedisRateLimiter other = RedisRateLimiter.builder(new StringRedisTemplate(otherConnection))
+            .keyPrefix(this.prefix)
+            .localCache(100, Duration.ofHours(1))
+            .invalidations(otherConnection, connected::get, Duration.ofSeconds(5),
+                    new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS), scheduler)
+            .build()) {
+            assertThat(other.subscribes()).isTrue();
+            other.start();
+            assertThat(other.isRunning()).isTrue();
+            // its connection is not open yet: the first attempt, once run, waits for it, and
+            // nothing is remembered meanwhile
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount() < 1
+                    && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount()).isPositive();
+            assertThat(other.hearsOtherInstances()).as("subscribed before its connection opened").isFalse();
+            assertThat(other.remembersRefusals()).isFalse();
+            connected.set(true);
+            other.connectionOpened();
+            while (!other.hearsOtherInstances() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(other.hearsOtherInstances()).as("subscribed once its connection opened").isTrue();
+            assertThat(other.remembersRefusals()).isTrue();
+            for (int call = 0; call < 3; call++) {
+                other.tryAcquire("built", "mallory", this.banning);
+            }
+            assertThat(other.localRefusals.size()).isEqualTo(1);
+            assertThat(admin.unban("built", "mallory")).isTrue();
+            while (other.localRefusals.size() > 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(other.localRefusals.size()).as("forgotten on the other instance").isZero();
+            other.stop();
+            assertThat(other.isRunning()).isFalse();
+            while (other.hearsOtherInstances() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(other.hearsOtherInstances()).as("unsubscribed once stopped").isFalse();
+            assertThat(other.remembersRefusals()).isFalse();
+        }
+        finally {
+            scheduler.shutdown();
+            otherConnection.destroy();
+        }
+    }
+
     private RedisRateLimiter limiter(LocalRefusals local) {
-        return this.closing.add(new RedisRateLimiter(redis, this.prefix, List.of(), local));
+        return this.closing.add(Limiters.of(redis, this.prefix, List.of(), local));
     }
 
     /** How many scripts Redis has run, from its own command statistics. */

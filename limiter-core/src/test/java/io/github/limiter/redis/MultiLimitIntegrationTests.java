@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class MultiLimitIntegrationTests {
 
     @AutoClose
-    private final RedisRateLimiter limiter = new RedisRateLimiter(RedisServerExtension.template(),
+    private final RedisRateLimiter limiter = Limiters.of(RedisServerExtension.template(),
             "multi-" + UUID.randomUUID() + ":", List.of());
 
     private final String key = "user-" + UUID.randomUUID();

@@ -6,6 +6,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.Limit;
+import io.github.limiter.RateLimitAdmin;
+import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.AutoClose;
@@ -27,7 +29,7 @@ class RecentEventsIntegrationTests {
             new SimpleAsyncTaskExecutor("recent-events-"));
 
     @AutoClose
-    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of(this.recent));
+    private final RedisRateLimiter limiter = Limiters.of(redis, this.prefix, List.of(this.recent));
 
     @Test
     void recordsAlertsAndBansNewestFirstWithTheirInstance() {
@@ -36,8 +38,8 @@ class RecentEventsIntegrationTests {
             this.limiter.tryAcquire("reads", "mallory", limit);
         }
         assertThat(this.recent.awaitWritten(Duration.ofSeconds(5))).isTrue();
-        List<RecentEvents.Event> events = this.recent.recent("reads");
-        assertThat(events).extracting(RecentEvents.Event::type).containsExactly("ban", "alert");
+        List<RecentEvent> events = this.recent.recent("reads");
+        assertThat(events).extracting(RecentEvent::type).containsExactly("ban", "alert");
         assertThat(events).allSatisfy(event -> {
             assertThat(event.key()).isEqualTo("mallory");
             assertThat(event.instance()).contains("@");
@@ -54,7 +56,7 @@ class RecentEventsIntegrationTests {
             this.limiter.tryAcquire("busy", "user-" + i, limit);
         }
         assertThat(this.recent.awaitWritten(Duration.ofSeconds(5))).isTrue();
-        List<RecentEvents.Event> events = this.recent.recent("busy");
+        List<RecentEvent> events = this.recent.recent("busy");
         assertThat(events).hasSize(RecentEvents.CAPACITY);
         assertThat(events.get(0).key()).isEqualTo("user-104");
         this.limiter.tryAcquire("quiet", "k", Limit.of(5, Duration.ofMinutes(1)));
@@ -87,6 +89,53 @@ class RecentEventsIntegrationTests {
         assertThat(this.recent.awaitWritten(Duration.ofSeconds(5))).isTrue();
         assertThat(this.recent.recent("odd")).singleElement()
             .satisfies(event -> assertThat(event.key()).isEqualTo("a?b{c}:d"));
+    }
+
+    @Test
+    void aLimiterBuiltToKeepThemListsThemAsItsAdmin() {
+        try (RedisRateLimiter built = RedisRateLimiter.builder(redis)
+            .keyPrefix(this.prefix)
+            .recentEvents(new SimpleAsyncTaskExecutor("built-recent-events-"))
+            .build(); RedisRateLimiter without = RedisRateLimiter.builder(redis).keyPrefix(this.prefix).build()) {
+            Limit limit = Limit.of(1, Duration.ofMinutes(1)).withBanFor(Duration.ofMinutes(5));
+            built.tryAcquire("built", "eve", limit);
+            io.github.limiter.Decision banned = built.tryAcquire("built", "eve", limit);
+            assertThat(banned.banStarted()).isTrue();
+            assertThat(built.awaitRecentEventsWritten(Duration.ofSeconds(5))).isTrue();
+            RateLimitAdmin admin = built;
+            assertThat(admin.recentEvents("built")).singleElement().satisfies(event -> {
+                assertThat(event.type()).isEqualTo("ban");
+                assertThat(event.limitId()).isEqualTo("built");
+                assertThat(event.key()).isEqualTo("eve");
+                assertThat(event.count()).isEqualTo(banned.count());
+            });
+            // what another instance, without its own recorder, reads from the same Redis: nothing,
+            // since it keeps none; the default admin keeps none either
+            assertThat(without.recentEvents("built")).isEmpty();
+            assertThat(without.awaitRecentEventsWritten(Duration.ZERO)).isTrue();
+            assertThat(new RateLimitAdmin() {
+
+                @Override
+                public io.github.limiter.LimitState state(String limitId, String key, Limit limit) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public Duration banTimeLeft(String limitId, String key) {
+                    return Duration.ZERO;
+                }
+
+                @Override
+                public boolean unban(String limitId, String key) {
+                    return false;
+                }
+
+                @Override
+                public void reset(String limitId, String key) {
+                }
+
+            }.recentEvents("built")).isEmpty();
+        }
     }
 
 }

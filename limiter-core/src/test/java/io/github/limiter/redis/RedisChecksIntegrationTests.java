@@ -27,7 +27,7 @@ class RedisChecksIntegrationTests {
     @Test
     void reportsTheVersionAndLoadsTheScript() {
         RedisRateLimiter limiter = this.closing.add(
-                new RedisRateLimiter(RedisServerExtension.template(), "checks:", List.of()));
+                Limiters.of(RedisServerExtension.template(), "checks:", List.of()));
         assertThat(limiter.check()).isEqualTo(RedisServerExtension.redis().redisVersion());
     }
 
@@ -37,7 +37,7 @@ class RedisChecksIntegrationTests {
             LettuceConnectionFactory factory = old.newConnectionFactory();
             try {
                 RedisRateLimiter limiter = this.closing.add(
-                        new RedisRateLimiter(new StringRedisTemplate(factory), "checks:",
+                        Limiters.of(new StringRedisTemplate(factory), "checks:",
                         List.of()));
                 assertThatIllegalStateException().isThrownBy(limiter::check)
                     .withMessage("Redis 2.8.19 is too old for limiter: its scripts read the time (TIME) before "

@@ -57,7 +57,6 @@ class RedisLayoutTests {
     @Test
     void eachKindOfMessageHasAChannelOfItsOwn() {
         assertThat(RedisLayout.localRefusalsChannel(PREFIX)).isNotEqualTo(RedisLayout.policyChangesChannel(PREFIX));
-        assertThat(RedisRateLimiter.invalidationChannel(PREFIX)).isEqualTo(RedisLayout.localRefusalsChannel(PREFIX));
     }
 
     @Test

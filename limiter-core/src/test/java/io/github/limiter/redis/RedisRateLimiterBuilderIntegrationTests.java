@@ -66,7 +66,7 @@ class RedisRateLimiterBuilderIntegrationTests {
         try {
             limiter.tryAcquire("quotes", user, Limit.of(20, Duration.ofMinutes(1)));
             assertThat(template.hasKey("limiter:{quotes:" + user + "}")).as("the prefix limiter:").isTrue();
-            assertThat(limiter.coalescing()).as("coalescing on Lettuce's shared connection").isNotNull();
+            assertThat(limiter.runners.coalescing()).as("coalescing on Lettuce's shared connection").isNotNull();
             assertThat(limiter.remembersRefusals()).as("no local cache").isFalse();
             assertThat(limiter.getObservationRegistry().isNoop()).isTrue();
         }
@@ -101,7 +101,7 @@ class RedisRateLimiterBuilderIntegrationTests {
 
         assertThat(told).containsExactly("first ALLOWED", "first BANNED",
                 new RateLimitBanEvent("logins", "mallory", Duration.ofMinutes(5)));
-        assertThat(limiter.coalescing()).as("maxBatch 1: none coalesced").isNull();
+        assertThat(limiter.runners.coalescing()).as("maxBatch 1: none coalesced").isNull();
         assertThat(registry).hasNumberOfObservationsWithNameEqualTo("limiter.decision", 2);
     }
 

@@ -37,7 +37,7 @@ class RedisRateLimiterIntegrationTests {
     private final String prefix = "test-" + UUID.randomUUID() + ":";
 
     @AutoClose
-    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix, List.of());
+    private final RedisRateLimiter limiter = Limiters.of(redis, this.prefix, List.of());
 
     @Test
     void allowsMaxCallsThenRejectsWithRetryAfter() {

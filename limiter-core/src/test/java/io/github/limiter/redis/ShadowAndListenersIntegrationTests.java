@@ -55,7 +55,7 @@ class ShadowAndListenersIntegrationTests {
     private final List<Object> events = new CopyOnWriteArrayList<>();
 
     @AutoClose
-    private final RedisRateLimiter limiter = new RedisRateLimiter(redis, this.prefix,
+    private final RedisRateLimiter limiter = Limiters.of(redis, this.prefix,
             List.of(new DecisionEvents(this.events::add), this.recorder));
 
     @Test
@@ -104,7 +104,7 @@ class ShadowAndListenersIntegrationTests {
         unreachable.start();
         try {
             RedisRateLimiter failing = this.closing.add(
-                    new RedisRateLimiter(new StringRedisTemplate(unreachable), this.prefix,
+                    Limiters.of(new StringRedisTemplate(unreachable), this.prefix,
                     List.of(this.recorder)));
             assertThatRuntimeException().isThrownBy(() -> failing.tryAcquire("down", "k", Limit.of(1, Duration.ofMinutes(1))));
             assertThat(this.seen).singleElement().isInstanceOf(RuntimeException.class);
@@ -117,7 +117,7 @@ class ShadowAndListenersIntegrationTests {
     @Test
     void aFailingListenerDoesNotStopTheOthers() {
         RedisRateLimiter limiter = this.closing.add(
-                new RedisRateLimiter(redis, this.prefix, List.of(new RateLimitListener() {
+                Limiters.of(redis, this.prefix, List.of(new RateLimitListener() {
 
             @Override
             public void onDecision(List<LimitRequest> requests, List<Decision> decisions, Decision binding,

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import com.jayway.jsonpath.JsonPath;
-import io.github.limiter.redis.RecentEvents;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -141,7 +141,7 @@ class PlansOnTwoInstancesIntegrationTests {
 
     private static void awaitEventsWritten(ConfigurableApplicationContext... instances) {
         for (ConfigurableApplicationContext instance : instances) {
-            assertThat(instance.getBean(RecentEvents.class).awaitWritten(Duration.ofSeconds(10)))
+            assertThat(instance.getBean(RedisRateLimiter.class).awaitRecentEventsWritten(Duration.ofSeconds(10)))
                 .as("recent events written")
                 .isTrue();
         }

@@ -4,7 +4,8 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 
-import io.github.limiter.redis.RecentEvents;
+import io.github.limiter.RateLimitAdmin.RecentEvent;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
 import org.junit.jupiter.api.Test;
 
@@ -92,9 +93,9 @@ class TwoInstancesIntegrationTests {
                 String aliceAgain = onB.token("alice");
                 assertThat(onA.read(aliceAgain, 1)).as("alice reads again, on A with a token from B").isEqualTo(200);
 
-                List<RecentEvents.Event> events = a.getBean(RecentEvents.class).recent("answers.free");
-                assertThat(events).extracting(RecentEvents.Event::type).containsExactly("ban", "alert");
-                assertThat(events).extracting(RecentEvents.Event::key).containsOnly("alice");
+                List<RecentEvent> events = a.getBean(RedisRateLimiter.class).recentEvents("answers.free");
+                assertThat(events).extracting(RecentEvent::type).containsExactly("ban", "alert");
+                assertThat(events).extracting(RecentEvent::key).containsOnly("alice");
             }
         }
     }

@@ -1,6 +1,6 @@
 package io.github.limiter.autoconfigure;
 
-import io.github.limiter.annotation.InvalidRateLimitException;
+import io.github.limiter.InvalidRateLimitException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

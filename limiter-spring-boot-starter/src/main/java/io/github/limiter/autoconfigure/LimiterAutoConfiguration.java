@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnClass(RateLimiter.class)
 @ConditionalOnBooleanProperty(name = "limiter.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LimiterProperties.class)
-@Import({ RedisRateLimiterConfiguration.class, InvalidationConfiguration.class, RateLimitAdvisorConfiguration.class,
+@Import({ RedisRateLimiterConfiguration.class, RateLimitAdvisorConfiguration.class,
         PolicyOverridesConfiguration.class, ReactiveRateLimiterConfiguration.class })
 public final class LimiterAutoConfiguration {
 

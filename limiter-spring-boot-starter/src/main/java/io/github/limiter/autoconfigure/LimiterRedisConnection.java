@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.limiter.redis.RedisPermissionException;
+import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -246,7 +246,8 @@ final class LimiterRedisConnection implements DisposableBean {
             // open before the line that says so: a call made once it is read must not find the
             // connection "not connected yet", a failure that would outlive the configuration error
             opened();
-            if (ex instanceof RedisPermissionException || ex instanceof RedisEvictions.Refused) {
+            if (RedisRateLimiter.MISCONFIGURED.equals(RedisRateLimiter.failureKind(ex))
+                    || ex instanceof RedisEvictions.Refused) {
                 // a configuration error, which the message explains whole: health reports it too
                 logger.error("Rate limiting connected to " + this.servers + ", but cannot use it: " + ex.getMessage());
             }

@@ -1,7 +1,6 @@
 package io.github.limiter.autoconfigure;
 
 import io.github.limiter.annotation.RateLimitAdvisor;
-import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.redis.RedisRateLimiter;
 
@@ -27,17 +26,14 @@ import org.springframework.core.env.Environment;
 class PolicyOverridesConfiguration {
 
     @Bean
-    RedisPolicyOverrides limiterPolicyOverrides(LimiterRedisConnection connection, LimiterProperties properties,
-            RateLimitAdvisor advisor, ApplicationEventPublisher eventPublisher,
-            ObjectProvider<LocalRefusalsSubscription> subscription, LimiterTasks tasks) {
+    RedisPolicyOverrides limiterPolicyOverrides(RedisRateLimiter rateLimiter, LimiterProperties properties,
+            RateLimitAdvisor advisor, ApplicationEventPublisher eventPublisher, LimiterTasks tasks) {
         advisor.overrides().addListener(eventPublisher::publishEvent);
         LimiterPolicyOverridesProperties settings = properties.getPolicyOverrides();
-        RedisPolicyOverrides store = new RedisPolicyOverrides(connection.template(), properties.getKeyPrefix(),
-                advisor.overrides(), settings.getPollInterval(), settings.getRetention(), tasks.scheduler());
-        // changes are announced on a channel of their own; the instances that listen to it (local-cache
-        // on) read them at once, the others at their next poll
-        subscription.ifAvailable((heard) -> heard.onMessageOn(store.channel(), store::changedElsewhere));
-        return store;
+        // changes are announced on a channel of their own; the instances that subscribe to each
+        // other (local-cache on) read them at once, the others at their next poll
+        return new RedisPolicyOverrides(rateLimiter, advisor.overrides(), settings.getPollInterval(),
+                settings.getRetention(), tasks.scheduler());
     }
 
     /** With Spring Cloud Context: a configuration refresh changes policies on every instance. */

@@ -3,8 +3,6 @@ package io.github.limiter.autoconfigure;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.observation.DecisionObservationConvention;
-import io.github.limiter.redis.DecisionEvents;
-import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.redis.RedisRateLimiterBuilder;
 import io.micrometer.observation.ObservationRegistry;
@@ -25,9 +23,10 @@ import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfigu
 
 /**
  * The Redis-backed {@link RateLimiter}, on a connection of its own to the Redis of the
- * application's one {@link RedisConnectionFactory}, told about its decisions by every
- * {@link RateLimitListener} bean: Spring events and recent events here, meters and HTTP headers
- * where those are configured, and any of the application's; each decision an observation in the
+ * application's one {@link RedisConnectionFactory}: it publishes alerts and bans as Spring events,
+ * keeps the recent ones in Redis, and tells every {@link RateLimitListener} bean about its
+ * decisions (meters and HTTP headers where those are configured, and any of the application's);
+ * each decision an observation in the
  * application's {@link ObservationRegistry}, if it has one.
  */
 @Configuration(proxyBeanMethods = false)
@@ -57,7 +56,8 @@ class RedisRateLimiterConfiguration {
     @ConditionalOnMissingBean(RateLimiter.class)
     RedisRateLimiter rateLimiter(LimiterRedisConnection connection, LimiterProperties properties,
             ObjectProvider<RateLimitListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
-            ObjectProvider<DecisionObservationConvention> observationConvention) {
+            ObjectProvider<DecisionObservationConvention> observationConvention,
+            ApplicationEventPublisher eventPublisher, LimiterTasks tasks) {
         LimiterLocalCacheProperties localCache = properties.getLocalCache();
         LimiterRedisProperties.Coalescing coalescing = properties.getRedis().getCoalescing();
         // A template of its own, so the application's template customisations cannot change how
@@ -65,9 +65,19 @@ class RedisRateLimiterConfiguration {
         RedisRateLimiterBuilder limiter = RedisRateLimiter.builder(connection.template())
             .keyPrefix(properties.getKeyPrefix())
             .listeners(listeners.orderedStream().toList())
-            .maxBatch(coalescing.isEnabled() ? coalescing.getMaxBatch() : 1);
+            .maxBatch(coalescing.isEnabled() ? coalescing.getMaxBatch() : 1)
+            .publishEvents(eventPublisher, properties.getEventLog().getMaxLines(),
+                    properties.getEventLog().getInterval())
+            .recentEvents(tasks.executor());
         if (localCache.isEnabled()) {
-            limiter.localCache(localCache.getMaxEntries(), localCache.getMaxTime());
+            // each instance hears the unbans and resets of the others, so that keys refused from
+            // memory are forgotten everywhere at once; the subscription waits for the limiter's
+            // connection, so that it does not hold the connection factory's lock while that opens
+            LimiterRedisProperties redis = properties.getRedis();
+            limiter.localCache(localCache.getMaxEntries(), localCache.getMaxTime())
+                .invalidations(connection.subscriptionConnectionFactory(), connection::isOpen,
+                        redis.getConnectTimeout().plus(redis.getTimeout()),
+                        LimiterRedisConnection.reconnectBackOff(redis), tasks.scheduler());
         }
         // Each decision becomes an observation where the application observes (Spring Boot's
         // Actuator gives it an ObservationRegistry, with tracing and a timer per observation);
@@ -76,7 +86,10 @@ class RedisRateLimiterConfiguration {
         if (registry != null && registry != ObservationRegistry.NOOP) {
             limiter.observations(registry, observationConvention.getIfUnique());
         }
-        return limiter.build();
+        RedisRateLimiter built = limiter.build();
+        connection.whenOpen(built::connectionOpened);
+        connection.onPubSubConnectionLost(built::subscriptionConnectionLost);
+        return built;
     }
 
     /**
@@ -109,20 +122,6 @@ class RedisRateLimiterConfiguration {
     @Bean
     RedisEvictions limiterRedisEvictions(LimiterRedisConnection connection, LimiterProperties properties) {
         return new RedisEvictions(connection.template(), properties.getRedis(), RedisEvictions.READ_INTERVAL);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    DecisionEvents rateLimitDecisionEvents(ApplicationEventPublisher eventPublisher, LimiterProperties properties) {
-        LimiterEventLogProperties log = properties.getEventLog();
-        return new DecisionEvents(eventPublisher, log.getMaxLines(), log.getInterval());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    RecentEvents rateLimitRecentEvents(LimiterRedisConnection connection, LimiterProperties properties,
-            LimiterTasks tasks) {
-        return new RecentEvents(connection.template(), properties.getKeyPrefix(), tasks.executor());
     }
 
 }

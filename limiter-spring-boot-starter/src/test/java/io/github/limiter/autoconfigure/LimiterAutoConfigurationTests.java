@@ -20,7 +20,6 @@ import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.observation.DecisionObservationConvention;
 import io.github.limiter.observation.DefaultDecisionObservationConvention;
 import io.github.limiter.reactive.ReactiveRateLimiter;
-import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
@@ -282,15 +281,18 @@ class LimiterAutoConfigurationTests {
     @Test
     void refusesKnownRefusedKeysFromMemoryUnlessSwitchedOff() {
         Limit banning = Limit.of(1, Duration.ofMinutes(1)).withBanFor(Duration.ofMinutes(5));
+        AtomicReference<RedisRateLimiter> started = new AtomicReference<>();
         try (EmbeddedRedis own = EmbeddedRedis.start()) {
             this.runner.withPropertyValues("spring.data.redis.port=" + own.port()).run(context -> {
-                assertThat(context).hasSingleBean(LocalRefusalsSubscription.class);
-                LocalRefusalsSubscription subscription = context.getBean(LocalRefusalsSubscription.class);
+                RedisRateLimiter subscription = context.getBean(RedisRateLimiter.class);
+                started.set(subscription);
+                assertThat(subscription.subscribes()).isTrue();
+                assertThat(subscription.isRunning()).as("started with the context").isTrue();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (!subscription.isSubscribed() && System.nanoTime() - deadline < 0) {
+                while (!subscription.hearsOtherInstances() && System.nanoTime() - deadline < 0) {
                     Thread.onSpinWait();
                 }
-                assertThat(subscription.isSubscribed()).as("subscribed to unbans and resets").isTrue();
+                assertThat(subscription.hearsOtherInstances()).as("subscribed to unbans and resets").isTrue();
                 RateLimiter limiter = context.getBean(RateLimiter.class);
                 limiter.tryAcquire("cached", "k", banning);
                 limiter.tryAcquire("cached", "k", banning);
@@ -299,8 +301,13 @@ class LimiterAutoConfigurationTests {
                     .as("refused from memory while Redis is gone").isTrue();
             });
         }
+        assertThat(started.get().isRunning()).as("stopped with the context").isFalse();
+        assertThat(started.get().hearsOtherInstances()).isFalse();
         this.runner.withPropertyValues("limiter.local-cache.enabled=false")
-            .run(context -> assertThat(context).doesNotHaveBean(LocalRefusalsSubscription.class));
+            .run(context -> {
+                assertThat(context.getBean(RedisRateLimiter.class).subscribes()).isFalse();
+                assertThat(context.getBean(RedisRateLimiter.class).remembersRefusals()).isFalse();
+            });
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.util.UUID;
 
 import io.github.limiter.OnFailure;
 import io.github.limiter.annotation.RateLimit;
-import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 
 import org.springframework.boot.Banner;
@@ -108,7 +107,7 @@ final class LimitedApplication implements AutoCloseable {
 
     /** Whether the limiter hears unbans and resets from other instances. */
     boolean subscribed() {
-        return this.context.getBean(LocalRefusalsSubscription.class).isSubscribed();
+        return this.context.getBean(RedisRateLimiter.class).hearsOtherInstances();
     }
 
     /** The application's own template, on the application's connection factory. */

@@ -10,8 +10,6 @@ import java.util.function.BooleanSupplier;
 
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.annotation.RateLimit;
-import io.github.limiter.redis.LocalRefusalsSubscription;
-import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -71,7 +69,7 @@ final class Instance implements AutoCloseable {
 
     /** Waits until this instance's recent alerts and bans are written (a script of their own). */
     void awaitRecentEventsWritten() {
-        if (!this.context.getBean(RecentEvents.class).awaitWritten(Duration.ofSeconds(5))) {
+        if (!this.context.getBean(RedisRateLimiter.class).awaitRecentEventsWritten(Duration.ofSeconds(5))) {
             throw new IllegalStateException("Recent events not written within 5 s");
         }
     }
@@ -81,7 +79,7 @@ final class Instance implements AutoCloseable {
     }
 
     boolean subscribed() {
-        return this.context.getBean(LocalRefusalsSubscription.class).isSubscribed();
+        return this.context.getBean(RedisRateLimiter.class).hearsOtherInstances();
     }
 
     Status health() {

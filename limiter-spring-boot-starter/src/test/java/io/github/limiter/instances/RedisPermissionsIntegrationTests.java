@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.function.Supplier;
 
-import io.github.limiter.redis.RedisPermissionException;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
@@ -163,7 +163,8 @@ class RedisPermissionsIntegrationTests {
     private String startFailure(int port) {
         Throwable failure = catchThrowable(() -> start(port).close());
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof RedisPermissionException) {
+            if (cause instanceof IllegalStateException
+                    && RedisRateLimiter.MISCONFIGURED.equals(RedisRateLimiter.failureKind(cause))) {
                 return cause.getMessage();
             }
         }

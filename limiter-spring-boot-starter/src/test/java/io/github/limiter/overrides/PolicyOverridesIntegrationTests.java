@@ -19,7 +19,7 @@ import io.github.limiter.annotation.PolicyOverride;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.annotation.RateLimitPolicyChangedEvent;
-import io.github.limiter.redis.LocalRefusalsSubscription;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.test.EmbeddedRedis;
 import org.junit.jupiter.api.AfterAll;
@@ -93,7 +93,7 @@ class PolicyOverridesIntegrationTests {
         await(Duration.ofSeconds(10), "B reads the overrides once Redis is up",
                 () -> b.getBean(RedisPolicyOverrides.class).isReading());
         await(Duration.ofSeconds(10), "B hears the other instances",
-                () -> b.getBean(LocalRefusalsSubscription.class).isSubscribed());
+                () -> b.getBean(RedisRateLimiter.class).hearsOtherInstances());
     }
 
     @AfterAll
@@ -187,7 +187,7 @@ class PolicyOverridesIntegrationTests {
     void anInstanceThatDoesNotHearAnnouncementsAppliesAChangeWithinItsPollInterval() {
         // C keeps no memory of refusals, so it subscribes to nothing: it reads every 200 ms
         try (ConfigurableApplicationContext c = start(POLL, "--limiter.local-cache.enabled=false")) {
-            assertThat(c.getBeanProvider(LocalRefusalsSubscription.class).getIfAvailable()).isNull();
+            assertThat(c.getBean(RedisRateLimiter.class).subscribes()).isFalse();
             await(Duration.ofSeconds(10), "C has read the overrides once",
                     () -> c.getBean(RedisPolicyOverrides.class).isReading() && searchMaxOf(c) == 20);
 

@@ -7,7 +7,6 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.limiter.reactiveweb.KeptAliveConnection.Response;
-import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.FixedWindows;
@@ -144,7 +143,7 @@ class ReactiveWebIntegrationTests {
         // the ban is in this instance's memory now: the next call is refused without Redis. The
         // ban's event is recorded in Redis by a script of its own, on the recorder's thread: counted
         // once it is written, not while it may still come
-        assertThat(context.getBean(RecentEvents.class).awaitWritten(Duration.ofSeconds(5))).isTrue();
+        assertThat(context.getBean(RedisRateLimiter.class).awaitRecentEventsWritten(Duration.ofSeconds(5))).isTrue();
         long scripts = scriptCalls();
         Response fromMemory = get("/reads/" + this.user);
         assertThat(fromMemory.statusCode()).isEqualTo(429);

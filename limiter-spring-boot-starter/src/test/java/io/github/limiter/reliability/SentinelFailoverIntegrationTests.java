@@ -15,6 +15,7 @@ import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.EmbeddedRedisSentinel;
+import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.SentinelEvents;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.stereotype.Service;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,6 +117,10 @@ class SentinelFailoverIntegrationTests {
     /** Bans keys of its own on one instance: the third call within the minute bans the key. */
     private static List<String> ban(ConfigurableApplicationContext context, String prefix) {
         Calls calls = context.getBean(Calls.class);
+        // the minute is a period of Redis's clock: a key whose calls straddle its end starts afresh
+        // in the next one, and is not banned; the calls take well under a second
+        FixedWindows.awaitRoom(context.getBean(RedisConnectionFactory.class), Duration.ofMinutes(1),
+                Duration.ofSeconds(2));
         List<String> banned = new ArrayList<>();
         for (int i = 0; i < BANS_PER_INSTANCE; i++) {
             String key = prefix + i;

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.github.limiter.annotation.RateLimit;
-import io.github.limiter.redis.RecentEvents;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisServerExtension;
@@ -43,7 +43,7 @@ class ObservabilityIntegrationTests {
     private int port;
 
     @Autowired
-    private RecentEvents recentEvents;
+    private RedisRateLimiter rateLimiter;
 
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
@@ -76,7 +76,7 @@ class ObservabilityIntegrationTests {
         assertThat(banned.headers().firstValue("RateLimit")).hasValue("\"reads\";r=0;t=600");
 
         // recent events are written off the deciding thread
-        assertThat(this.recentEvents.awaitWritten(Duration.ofSeconds(5))).isTrue();
+        assertThat(this.rateLimiter.awaitRecentEventsWritten(Duration.ofSeconds(5))).isTrue();
         String report = send("GET", "/actuator/ratelimits").body();
         assertThat(report).contains("\"limitId\":\"reads\"", "\"method\":\"ObservedController.read(String)\"",
                 "\"algorithm\":\"FIXED_WINDOW\"", "\"mode\":\"SHADOW\"", "\"policies\":{",

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.github.limiter.RateLimitAdmin;
-import io.github.limiter.redis.RecentEvents;
+import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.sample.answers.AnswerLimits;
 
 import org.springframework.stereotype.Component;
@@ -23,21 +23,18 @@ import org.springframework.stereotype.Component;
 @Component
 public class ReaderBans {
 
-    private final RecentEvents recentEvents;
-
     private final RateLimitAdmin rateLimits;
 
     private final AnswerLimits answerLimits;
 
-    ReaderBans(RecentEvents recentEvents, RateLimitAdmin rateLimits, AnswerLimits answerLimits) {
-        this.recentEvents = recentEvents;
+    ReaderBans(RateLimitAdmin rateLimits, AnswerLimits answerLimits) {
         this.rateLimits = rateLimits;
         this.answerLimits = answerLimits;
     }
 
     /**
      * Returns the recent alerts of every plan, newest first.
-     * @return at most {@link RecentEvents#CAPACITY} alerts per plan
+     * @return at most the 100 latest alerts per plan ({@link RateLimitAdmin#recentEvents})
      */
     public List<Alert> alerts() {
         return recent().stream()
@@ -56,7 +53,7 @@ public class ReaderBans {
         Instant now = Instant.now();
         Set<String> seen = new HashSet<>();
         List<Ban> bans = new ArrayList<>();
-        for (RecentEvents.Event event : recent()) {
+        for (RecentEvent event : recent()) {
             if (event.type().equals("ban") && !event.shadow() && seen.add(event.limitId() + " " + event.key())) {
                 Duration left = this.rateLimits.banTimeLeft(event.limitId(), event.key());
                 if (!left.isZero()) {
@@ -83,11 +80,11 @@ public class ReaderBans {
     }
 
     /** The recent events of every plan's limit, newest first. */
-    private List<RecentEvents.Event> recent() {
+    private List<RecentEvent> recent() {
         return this.answerLimits.limitIds()
             .stream()
-            .flatMap((limitId) -> this.recentEvents.recent(limitId).stream())
-            .sorted(Comparator.comparing(RecentEvents.Event::at).reversed())
+            .flatMap((limitId) -> this.rateLimits.recentEvents(limitId).stream())
+            .sorted(Comparator.comparing(RecentEvent::at).reversed())
             .toList();
     }
 

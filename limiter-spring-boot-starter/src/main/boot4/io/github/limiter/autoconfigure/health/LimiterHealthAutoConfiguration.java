@@ -3,7 +3,6 @@ package io.github.limiter.autoconfigure.health;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.RedisEvictions;
-import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,9 +29,8 @@ public final class LimiterHealthAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "limiterHealthIndicator")
     LimiterHealthIndicator limiterHealthIndicator(RedisRateLimiter rateLimiter,
-            ObjectProvider<LocalRefusalsSubscription> subscription, ObjectProvider<RateLimitAdvisor> advisor,
-            ObjectProvider<RedisEvictions> evictions) {
-        return new LimiterHealthIndicator(rateLimiter, subscription, advisor, evictions);
+            ObjectProvider<RateLimitAdvisor> advisor, ObjectProvider<RedisEvictions> evictions) {
+        return new LimiterHealthIndicator(rateLimiter, advisor, evictions);
     }
 
 }

@@ -4,7 +4,6 @@ import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
-import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisPolicyOverrides;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -31,10 +30,8 @@ public final class LimiterEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitsEndpoint rateLimitsEndpoint(RateLimitAdvisor advisor, RateLimitAdmin admin,
-            LimiterProperties properties, ObjectProvider<RecentEvents> recentEvents,
-            ObjectProvider<RedisPolicyOverrides> policyOverrides) {
-        return new RateLimitsEndpoint(advisor, admin, properties, recentEvents.getIfAvailable(),
-                policyOverrides.getIfAvailable());
+            LimiterProperties properties, ObjectProvider<RedisPolicyOverrides> policyOverrides) {
+        return new RateLimitsEndpoint(advisor, admin, properties, policyOverrides.getIfAvailable());
     }
 
 }

@@ -12,11 +12,11 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
 import io.github.limiter.LimitState;
 import io.github.limiter.RateLimitAdmin;
+import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.annotation.LimitDescription;
 import io.github.limiter.annotation.PolicyOverride;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterProperties;
-import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import org.jspecify.annotations.Nullable;
 
@@ -55,25 +55,21 @@ public class RateLimitsEndpoint {
 
     private final LimiterProperties properties;
 
-    private final @Nullable RecentEvents recentEvents;
-
     private final @Nullable RedisPolicyOverrides policyOverrides;
 
     /**
      * Creates the endpoint.
      * @param advisor knows every limit of the application
-     * @param admin reads and clears keys
+     * @param admin reads and clears keys, and lists the recent alerts and bans
      * @param properties the policies
-     * @param recentEvents the recent alerts and bans, or {@code null} where none are kept
      * @param policyOverrides where policy changes are kept, or {@code null} where policies cannot
      * be changed while the application runs
      */
     public RateLimitsEndpoint(RateLimitAdvisor advisor, RateLimitAdmin admin, LimiterProperties properties,
-            @Nullable RecentEvents recentEvents, @Nullable RedisPolicyOverrides policyOverrides) {
+            @Nullable RedisPolicyOverrides policyOverrides) {
         this.advisor = advisor;
         this.admin = admin;
         this.properties = properties;
-        this.recentEvents = recentEvents;
         this.policyOverrides = policyOverrides;
     }
 
@@ -90,7 +86,7 @@ public class RateLimitsEndpoint {
             .forEach((name, policy) -> policies.put(name, new PolicyEntry(name(policy.getAlgorithm()),
                     text(policy.getWindow()), policy.getMax(), policy.getAlertAt(), text(policy.getBanFor()),
                     name(policy.getMode()), OverrideEntry.of(overrides.get(name)))));
-        List<RecentEvents.Event> recent;
+        List<RecentEvent> recent;
         String recentUnavailable = null;
         try {
             recent = recent(limits);
@@ -216,15 +212,12 @@ public class RateLimitsEndpoint {
         return this.advisor.limits().stream().filter(limit -> limit.limitId().equals(limitId)).findFirst();
     }
 
-    private List<RecentEvents.Event> recent(List<LimitDescription> limits) {
-        if (this.recentEvents == null) {
-            return List.of();
-        }
+    private List<RecentEvent> recent(List<LimitDescription> limits) {
         return limits.stream()
             .map(LimitDescription::limitId)
             .distinct()
-            .flatMap(limitId -> this.recentEvents.recent(limitId).stream())
-            .sorted(Comparator.comparing(RecentEvents.Event::at).reversed())
+            .flatMap(limitId -> this.admin.recentEvents(limitId).stream())
+            .sorted(Comparator.comparing(RecentEvent::at).reversed())
             .limit(RECENT)
             .toList();
     }
@@ -247,7 +240,7 @@ public class RateLimitsEndpoint {
      * @param recentUnavailable why the recent alerts and bans could not be read, or {@code null}
      */
     public record Report(List<LimitEntry> limits, Map<String, PolicyEntry> policies,
-            List<RecentEvents.Event> recent, @Nullable String recentUnavailable) {
+            List<RecentEvent> recent, @Nullable String recentUnavailable) {
     }
 
     /**

@@ -7,8 +7,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.RedisEvictions;
-import io.github.limiter.redis.LocalRefusalsSubscription;
-import io.github.limiter.redis.RedisPermissionException;
 import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -54,8 +52,6 @@ final class LimiterHealthCheck {
 
     private final RedisRateLimiter rateLimiter;
 
-    private final ObjectProvider<LocalRefusalsSubscription> subscription;
-
     private final ObjectProvider<RateLimitAdvisor> advisor;
 
     private final ObjectProvider<RedisEvictions> evictions;
@@ -64,18 +60,16 @@ final class LimiterHealthCheck {
 
     private volatile long lastRecheck = System.nanoTime();
 
-    LimiterHealthCheck(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription,
-            ObjectProvider<RateLimitAdvisor> advisor, ObjectProvider<RedisEvictions> evictions) {
+    LimiterHealthCheck(RedisRateLimiter rateLimiter, ObjectProvider<RateLimitAdvisor> advisor,
+            ObjectProvider<RedisEvictions> evictions) {
         this.rateLimiter = rateLimiter;
-        this.subscription = subscription;
         this.advisor = advisor;
         this.evictions = evictions;
     }
 
     Result probe() {
         Map<String, Object> details = new LinkedHashMap<>();
-        LocalRefusalsSubscription subscription = this.subscription.getIfAvailable();
-        String misconfiguration = misconfiguration(subscription);
+        String misconfiguration = misconfiguration();
         DataAccessException pingFailure = (misconfiguration == null) ? ping() : null;
         RedisRateLimiter.Failing failing = this.rateLimiter.failing();
         String evictionRefusal = evictionPolicy(details);
@@ -118,8 +112,8 @@ final class LimiterHealthCheck {
         if (version != null) {
             details.put("redisVersion", version);
         }
-        if (subscription != null) {
-            details.put("invalidations", subscription.isSubscribed() ? "subscribed" : "not subscribed");
+        if (this.rateLimiter.subscribes()) {
+            details.put("invalidations", this.rateLimiter.hearsOtherInstances() ? "subscribed" : "not subscribed");
         }
         details.put("remembersRefusals", this.rateLimiter.remembersRefusals());
         logChange(state, logged(misconfiguration != null || (failing != null && failing.misconfigured()),
@@ -140,25 +134,23 @@ final class LimiterHealthCheck {
     }
 
     /** A permission the Redis user lacks, after checking again if the last check is five seconds old. */
-    private @Nullable String misconfiguration(@Nullable LocalRefusalsSubscription subscription) {
-        RedisPermissionException found = this.rateLimiter.misconfiguration();
+    private @Nullable String misconfiguration() {
+        String found = this.rateLimiter.misconfiguration();
         if (found != null && System.nanoTime() - this.lastRecheck >= RECHECK_EVERY) {
             this.lastRecheck = System.nanoTime();
             try {
                 this.rateLimiter.check();
-                found = null;
-            }
-            catch (RedisPermissionException ex) {
-                found = ex;
+                // the subscription's, if it is refused too
+                found = this.rateLimiter.misconfiguration();
             }
             catch (RuntimeException ex) {
-                // Redis failing otherwise: the PING says so
+                if (RedisRateLimiter.MISCONFIGURED.equals(RedisRateLimiter.failureKind(ex))) {
+                    found = ex.getMessage();
+                }
+                // otherwise Redis failing some other way: the PING says so
             }
         }
-        if (found != null) {
-            return found.getMessage();
-        }
-        return (subscription != null) ? subscription.misconfiguration() : null;
+        return found;
     }
 
     /** Adds {@code maxmemoryPolicy}; returns why the limiter refuses it, if it does. */

@@ -2,7 +2,7 @@ package io.github.limiter.autoconfigure.metrics;
 
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.RedisEvictions;
-import io.github.limiter.redis.LocalRefusalsSubscription;
+import io.github.limiter.redis.RedisRateLimiter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -44,14 +44,17 @@ public final class LimiterMetricsAutoConfiguration {
     /**
      * {@code limiter.invalidations.subscribed}: 1 while unbans and resets from other instances reach
      * this one, 0 while they do not (keys are then not refused from memory). Bound once every
-     * singleton exists, so only where there is a subscription.
+     * singleton exists, so only where the limiter subscribes to other instances.
      */
     @Bean
-    MeterBinder limiterInvalidationsMeter(ObjectProvider<LocalRefusalsSubscription> subscription) {
-        return registry -> subscription.ifAvailable(available -> Gauge
-            .builder("limiter.invalidations.subscribed", available, it -> it.isSubscribed() ? 1 : 0)
-            .description("Whether unbans and resets from other instances reach this one (1) or not (0)")
-            .register(registry));
+    MeterBinder limiterInvalidationsMeter(ObjectProvider<RedisRateLimiter> rateLimiter) {
+        return registry -> rateLimiter.ifAvailable(available -> {
+            if (available.subscribes()) {
+                Gauge.builder("limiter.invalidations.subscribed", available, it -> it.hearsOtherInstances() ? 1 : 0)
+                    .description("Whether unbans and resets from other instances reach this one (1) or not (0)")
+                    .register(registry);
+            }
+        });
     }
 
     /**

@@ -1,12 +1,12 @@
 package io.github.limiter.autoconfigure.endpoint;
 
+import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.KeyState;
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.LimitEntry;
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.OverrideEntry;
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.PolicyChange;
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.PolicyEntry;
 import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint.Report;
-import io.github.limiter.redis.RecentEvents;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aot.hint.RuntimeHints;
@@ -34,7 +34,7 @@ class RateLimitsEndpointRuntimeHintsTests {
         assertThat(reflection.onMethodInvocation(Report.class, "limits")).accepts(this.hints);
         assertThat(reflection.onMethodInvocation(LimitEntry.class, "limitId")).accepts(this.hints);
         assertThat(reflection.onMethodInvocation(PolicyEntry.class, "window")).accepts(this.hints);
-        assertThat(reflection.onMethodInvocation(RecentEvents.Event.class, "limitId")).accepts(this.hints);
+        assertThat(reflection.onMethodInvocation(RecentEvent.class, "limitId")).accepts(this.hints);
         assertThat(reflection.onMethodInvocation(KeyState.class, "bannedUntil")).accepts(this.hints);
         assertThat(reflection.onMethodInvocation(PolicyEntry.class, "override")).accepts(this.hints);
         assertThat(reflection.onMethodInvocation(OverrideEntry.class, "max")).accepts(this.hints);

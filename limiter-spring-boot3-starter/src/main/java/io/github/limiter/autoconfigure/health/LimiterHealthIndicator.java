@@ -2,7 +2,6 @@ package io.github.limiter.autoconfigure.health;
 
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.RedisEvictions;
-import io.github.limiter.redis.LocalRefusalsSubscription;
 import io.github.limiter.redis.RedisRateLimiter;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -26,9 +25,9 @@ class LimiterHealthIndicator implements HealthIndicator {
 
     private final LimiterHealthCheck check;
 
-    LimiterHealthIndicator(RedisRateLimiter rateLimiter, ObjectProvider<LocalRefusalsSubscription> subscription,
-            ObjectProvider<RateLimitAdvisor> advisor, ObjectProvider<RedisEvictions> evictions) {
-        this.check = new LimiterHealthCheck(rateLimiter, subscription, advisor, evictions);
+    LimiterHealthIndicator(RedisRateLimiter rateLimiter, ObjectProvider<RateLimitAdvisor> advisor,
+            ObjectProvider<RedisEvictions> evictions) {
+        this.check = new LimiterHealthCheck(rateLimiter, advisor, evictions);
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.util.Objects;
 
 import io.github.limiter.RateLimiter;
 import io.github.limiter.autoconfigure.LimiterProperties;
-import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -34,14 +33,11 @@ final class LimiterStateReset {
 
     private final ObjectProvider<RedisConnectionFactory> connectionFactory;
 
-    private final ObjectProvider<RecentEvents> recentEvents;
-
     LimiterStateReset(ObjectProvider<LimiterProperties> properties, ObjectProvider<RateLimiter> rateLimiter,
-            ObjectProvider<RedisConnectionFactory> connectionFactory, ObjectProvider<RecentEvents> recentEvents) {
+            ObjectProvider<RedisConnectionFactory> connectionFactory) {
         this.properties = properties;
         this.rateLimiter = rateLimiter;
         this.connectionFactory = connectionFactory;
-        this.recentEvents = recentEvents;
     }
 
     void run() {
@@ -51,7 +47,9 @@ final class LimiterStateReset {
             return;
         }
         // a recent event written after the keys are deleted would show in the next test
-        this.recentEvents.orderedStream().forEach(events -> events.awaitWritten(EVENTS_WRITTEN_WITHIN));
+        if (this.rateLimiter.getIfUnique() instanceof RedisRateLimiter limiter) {
+            limiter.awaitRecentEventsWritten(EVENTS_WRITTEN_WITHIN);
+        }
         String prefix = limiterProperties.getKeyPrefix();
         StringRedisTemplate redis = new StringRedisTemplate(connectionFactory());
         List<String> keys = scan(redis, prefix);

@@ -4,7 +4,6 @@ import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterProperties;
-import io.github.limiter.redis.RecentEvents;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -23,11 +22,10 @@ class RateLimitTesterConfiguration {
     @ConditionalOnMissingBean
     RateLimitTester rateLimitTester(ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RateLimitAdmin> admin,
             ObjectProvider<RateLimitAdvisor> advisor,
-            ObjectProvider<LimiterProperties> properties, ObjectProvider<RedisConnectionFactory> connectionFactory,
-            ObjectProvider<RecentEvents> recentEvents) {
+            ObjectProvider<LimiterProperties> properties, ObjectProvider<RedisConnectionFactory> connectionFactory) {
         // providers, since the limiter's beans come later and are gone with limiter.enabled=false
         return new RateLimitTester(rateLimiter, admin, advisor,
-                new LimiterStateReset(properties, rateLimiter, connectionFactory, recentEvents), connectionFactory);
+                new LimiterStateReset(properties, rateLimiter, connectionFactory), connectionFactory);
     }
 
 }

@@ -1,6 +1,6 @@
 package io.github.limiter.consumer.finals
 
-import io.github.limiter.annotation.InvalidRateLimitException
+import io.github.limiter.InvalidRateLimitException
 import io.github.limiter.annotation.RateLimit
 import io.github.limiter.consumer.kotlin.startApplication
 import org.assertj.core.api.Assertions.assertThat

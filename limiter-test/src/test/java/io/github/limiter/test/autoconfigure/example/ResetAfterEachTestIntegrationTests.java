@@ -8,7 +8,6 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
-import io.github.limiter.redis.RecentEvents;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.autoconfigure.AutoConfigureLimiterRedis;
 import io.github.limiter.test.autoconfigure.RateLimitTester;
@@ -47,7 +46,7 @@ class ResetAfterEachTestIntegrationTests {
     RateLimiter rateLimiter;
 
     @Autowired
-    RecentEvents recentEvents;
+    RedisRateLimiter redisRateLimiter;
 
     @Autowired
     StringRedisTemplate redis;
@@ -59,7 +58,7 @@ class ResetAfterEachTestIntegrationTests {
         this.redis.opsForValue().set(OTHER_KEY, "value");
         this.rateLimits.ban(QuoteService.QUOTES, "mallory");
         // the alert and the ban are recorded by a script too, on a thread of their own
-        assertThat(this.recentEvents.awaitWritten(Duration.ofSeconds(5))).isTrue();
+        assertThat(this.redisRateLimiter.awaitRecentEventsWritten(Duration.ofSeconds(5))).isTrue();
         long scriptCalls = scriptCalls();
 
         assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.quotes.quote("mallory"));

@@ -1,4 +1,4 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.redis;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
