@@ -43,6 +43,9 @@ final class DecisionEngine {
     // Decisions whose caller stopped waiting and whose reply never came: logged once per streak.
     private final AtomicBoolean unanswered = new AtomicBoolean();
 
+    // keys compared in normalization form C (RedisKeys); the builder may switch it off
+    private volatile boolean normalizeKeys = true;
+
     /**
      * @param permissionMessage what Redis's refusal of a permission means, and what to grant
      * @param permissionErrorLogged whether the check logged a permission error already
@@ -54,6 +57,10 @@ final class DecisionEngine {
         this.localRefusals = localRefusals;
         this.cluster = cluster;
         this.failures = new DecisionFailures(permissionMessage, permissionErrorLogged);
+    }
+
+    void normalizeKeys(boolean normalizeKeys) {
+        this.normalizeKeys = normalizeKeys;
     }
 
     /**
@@ -234,7 +241,7 @@ final class DecisionEngine {
 
     private String stateKey(LimitRequest request) {
         checkLimitId(request.limitId());
-        return RedisKeys.state(this.keyPrefix, request.limitId(), request.key());
+        return RedisKeys.state(this.keyPrefix, request.limitId(), request.key(), this.normalizeKeys);
     }
 
     private static List<LimitRequest> select(List<LimitRequest> requests, List<Integer> indexes) {

@@ -3,6 +3,7 @@ package io.github.limiter.redis;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.text.Normalizer;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -18,17 +19,43 @@ import java.util.List;
  * key longer than {@value #LONGEST} characters once escaped is replaced by {@code #} and the SHA-256
  * of the original key: bounded, never truncated into another key's counter, and never equal to an
  * escaped key, which cannot contain {@code #}.
+ *
+ * <p>Keys are compared as people read them: unless the limiter is told not to, a key is put in
+ * Unicode normalization form C first, so that {@code é} written as one code point and as {@code e}
+ * followed by a combining accent are one key, with one count.
  */
 final class RedisKeys {
 
     static final int LONGEST = 200;
 
+    // U+0300, COMBINING GRAVE ACCENT: no code point below it changes under normalization form C
+    private static final char FIRST_COMBINING = '\u0300';
+
     private RedisKeys() {
     }
 
-    /** Returns the state key. */
+    /** Returns the state key, of the key as given. */
     static String state(String prefix, String limitId, String key) {
         return key.isEmpty() ? prefix + '{' + limitId + '}' : prefix + '{' + limitId + ':' + safe(key) + '}';
+    }
+
+    /** Returns the state key, of the key in normalization form C if {@code nfc}. */
+    static String state(String prefix, String limitId, String key, boolean nfc) {
+        return state(prefix, limitId, nfc ? nfc(key) : key);
+    }
+
+    /**
+     * The key in Unicode normalization form C. A key of code points below U+0300, where the first
+     * combining marks are, is already in it: checked without a copy, as most keys are.
+     */
+    static String nfc(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            if (key.charAt(i) >= FIRST_COMBINING) {
+                return Normalizer.isNormalized(key, Normalizer.Form.NFC) ? key
+                        : Normalizer.normalize(key, Normalizer.Form.NFC);
+            }
+        }
+        return key;
     }
 
     /** The key as it appears in Redis keys: escaped, or hashed when long. */

@@ -26,6 +26,9 @@ final class RedisLimitAdmin {
 
     private final @Nullable LocalRefusals localRefusals;
 
+    // as the decisions' (DecisionEngine)
+    private volatile boolean normalizeKeys = true;
+
     RedisLimitAdmin(StringRedisTemplate redis, BlockingScriptRunner blocking, String keyPrefix,
             @Nullable LocalRefusals localRefusals) {
         this.redis = redis;
@@ -34,11 +37,15 @@ final class RedisLimitAdmin {
         this.localRefusals = localRefusals;
     }
 
+    void normalizeKeys(boolean normalizeKeys) {
+        this.normalizeKeys = normalizeKeys;
+    }
+
     LimitState state(String limitId, String key, Limit limit) {
         Objects.requireNonNull(key, "key must not be null");
         DecisionEngine.checkLimitId(limitId);
         List<Long> reply = this.blocking
-            .runHere(new DecisionCall(DecisionScript.PEEK, 1).add(RedisKeys.state(this.keyPrefix, limitId, key), limit, 0));
+            .runHere(new DecisionCall(DecisionScript.PEEK, 1).add(RedisKeys.state(this.keyPrefix, limitId, key, this.normalizeKeys), limit, 0));
         return new LimitState(reply.get(0), Duration.ofMillis(reply.get(1)), Duration.ofMillis(reply.get(2)));
     }
 
@@ -71,7 +78,7 @@ final class RedisLimitAdmin {
     private List<String> keys(String limitId, String key) {
         Objects.requireNonNull(key, "key must not be null");
         DecisionEngine.checkLimitId(limitId);
-        return RedisKeys.of(this.keyPrefix, limitId, key, false);
+        return RedisKeys.of(RedisKeys.state(this.keyPrefix, limitId, key, this.normalizeKeys), false);
     }
 
 }

@@ -59,14 +59,14 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
 
     final @Nullable LocalRefusals localRefusals;
 
-    private final DecisionEngine engine;
+    final DecisionEngine engine;
 
     // the builder sets its registry and convention
     final DecisionObservations observations = new DecisionObservations();
 
     final ScriptRunners runners;
 
-    private final RedisLimitAdmin admin;
+    final RedisLimitAdmin admin;
 
     private final RedisStartChecks checks;
 

@@ -46,6 +46,8 @@ public final class RedisRateLimiterBuilder {
 
     private int maxBatch = RedisRateLimiter.DEFAULT_MAX_BATCH;
 
+    private boolean normalizeKeys = true;
+
     private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
     private @Nullable DecisionObservationConvention observationConvention;
@@ -164,6 +166,21 @@ public final class RedisRateLimiterBuilder {
     }
 
     /**
+     * Says whether keys are compared as people read them: in Unicode normalization form C, so
+     * that {@code é} written as one code point and as {@code e} followed by a combining accent
+     * are one key, with one count, one ban and one unban. Decisions and events keep the key as
+     * the call spelled it. A key of code points below U+0300 (ASCII and Latin-1 among them) is
+     * already in that form, and is checked without a copy.
+     * @param normalizeKeys {@code false} to compare keys code unit by code unit; {@code true}
+     * unless set
+     * @return this builder
+     */
+    public RedisRateLimiterBuilder normalizeKeys(boolean normalizeKeys) {
+        this.normalizeKeys = normalizeKeys;
+        return this;
+    }
+
+    /**
      * Sets the most decisions coalesced into one script call, with Lettuce's shared
      * connection: while one decision is in flight on it, those that arrive are sent together,
      * in one script call that decides each of them on its own. A decision that finds nothing
@@ -219,6 +236,8 @@ public final class RedisRateLimiterBuilder {
                 this.maxBatch);
         limiter.companions = new LimiterCompanions(recentEvents, decisionEvents,
                 (this.subscription != null) ? this.subscription.apply(limiter) : null);
+        limiter.engine.normalizeKeys(this.normalizeKeys);
+        limiter.admin.normalizeKeys(this.normalizeKeys);
         limiter.observations.registry(this.observationRegistry);
         limiter.observations.convention(this.observationConvention);
         return limiter;

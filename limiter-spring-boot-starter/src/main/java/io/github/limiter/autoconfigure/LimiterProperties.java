@@ -47,6 +47,13 @@ public class LimiterProperties implements Validator {
     private BlankKey blankKey = BlankKey.REJECT;
 
     /**
+     * Whether keys are compared as people read them, in Unicode normalization form C: 'é' written
+     * as one code point and as 'e' followed by a combining accent are then one key, with one count
+     * and one ban. False compares keys code unit by code unit.
+     */
+    private boolean normalizeKeys = true;
+
+    /**
      * The policy of a call whose @RateLimit(policy = "#{...}") names no defined policy (an unknown
      * or missing plan, say). Not set: such a call is refused with an IllegalStateException.
      */
@@ -121,6 +128,14 @@ public class LimiterProperties implements Validator {
 
     public void setBlankKey(BlankKey blankKey) {
         this.blankKey = blankKey;
+    }
+
+    public boolean isNormalizeKeys() {
+        return this.normalizeKeys;
+    }
+
+    public void setNormalizeKeys(boolean normalizeKeys) {
+        this.normalizeKeys = normalizeKeys;
     }
 
     public @Nullable String getDefaultPolicy() {

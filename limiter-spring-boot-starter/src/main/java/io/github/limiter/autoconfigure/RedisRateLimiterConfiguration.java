@@ -64,6 +64,7 @@ class RedisRateLimiterConfiguration {
         // script arguments and replies are serialised.
         RedisRateLimiterBuilder limiter = RedisRateLimiter.builder(connection.template())
             .keyPrefix(properties.getKeyPrefix())
+            .normalizeKeys(properties.isNormalizeKeys())
             .listeners(listeners.orderedStream().toList())
             .maxBatch(coalescing.isEnabled() ? coalescing.getMaxBatch() : 1)
             .publishEvents(eventPublisher, properties.getEventLog().getMaxLines(),

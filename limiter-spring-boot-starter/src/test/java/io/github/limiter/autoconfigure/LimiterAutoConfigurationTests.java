@@ -200,6 +200,25 @@ class LimiterAutoConfigurationTests {
     }
 
     @Test
+    void comparesKeysInNormalizationFormCUnlessSwitchedOff(EmbeddedRedis redis) {
+        // "José": é as one code point, and as e followed by a combining acute accent
+        String composed = "Jos\u00e9";
+        String decomposed = "Jose\u0301";
+        for (boolean normalized : new boolean[] { true, false }) {
+            this.runner
+                .withPropertyValues("spring.data.redis.port=" + redis.port(), "spring.data.redis.host=" + redis.host(),
+                        "limiter.key-prefix=nfc-" + UUID.randomUUID() + ":", "limiter.normalize-keys=" + normalized)
+                .run(context -> {
+                    RateLimiter limiter = context.getBean(RateLimiter.class);
+                    limiter.tryAcquire("users", composed, 5, Duration.ofMinutes(1));
+                    assertThat(limiter.tryAcquire("users", decomposed, 5, Duration.ofMinutes(1)).count())
+                        .as("the second spelling's count, normalize-keys=%s", normalized)
+                        .isEqualTo(normalized ? 2 : 1);
+                });
+        }
+    }
+
+    @Test
     void writesKeysUnderTheConfiguredPrefix(EmbeddedRedis redis) {
         String prefix = "it-" + UUID.randomUUID() + ":";
         this.runner
