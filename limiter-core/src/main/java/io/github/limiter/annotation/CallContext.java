@@ -55,7 +55,11 @@ final class CallContext implements EvaluationContext {
         if (name.equals(Calls.METHOD)) {
             return this.method;
         }
-        return Calls.argument(this.args, this.calls.index(name));
+        int index = this.calls.index(name);
+        if (index < 0 && name.equals(Calls.CLIENT_IP)) {
+            return ClientAddresses.current();
+        }
+        return Calls.argument(this.args, index);
     }
 
     @Override

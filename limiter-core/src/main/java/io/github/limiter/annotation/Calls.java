@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.Expression;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 /**
@@ -28,6 +29,9 @@ final class Calls {
     static final String ARGS = "args";
 
     static final String METHOD = "method";
+
+    /** The client's address in a web request (see {@link ClientAddresses}); a parameter of that name wins. */
+    static final String CLIENT_IP = "clientIp";
 
     private final StandardEvaluationContext shared;
 
@@ -74,6 +78,11 @@ final class Calls {
     /** The arguments as {@code #args} and the root object show them: those the caller passed. */
     @Nullable Object[] arguments(@Nullable Object[] args) {
         return (this.suspending && args != null && args.length > 0) ? Arrays.copyOf(args, args.length - 1) : args;
+    }
+
+    /** Whether an expression reads {@code #clientIp} and no parameter has that name. */
+    boolean readsClientIp(Expression expression) {
+        return index(CLIENT_IP) < 0 && ExpressionVariables.read(expression).contains(CLIENT_IP);
     }
 
     EvaluationContext context(Method method, @Nullable Object[] args) {

@@ -32,6 +32,14 @@ sealed interface KeyExpression {
      */
     String text();
 
+    /**
+     * Says whether the key is the client's address, or made from it ({@code #clientIp}).
+     * @return {@code true} if the expression reads {@code #clientIp}
+     */
+    default boolean readsClientIp() {
+        return false;
+    }
+
     /** A limit shared by every caller. */
     record Shared() implements KeyExpression {
 
@@ -70,8 +78,9 @@ sealed interface KeyExpression {
      * @param text the expression as written
      * @param expression the parsed expression
      * @param calls the method's arguments, as SpEL sees them
+     * @param readsClientIp whether it reads {@code #clientIp}
      */
-    record Spel(String text, Expression expression, Calls calls) implements KeyExpression {
+    record Spel(String text, Expression expression, Calls calls, boolean readsClientIp) implements KeyExpression {
 
         @Override
         public @Nullable String resolve(Method method, @Nullable Object[] args) {

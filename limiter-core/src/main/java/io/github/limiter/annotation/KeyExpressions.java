@@ -3,9 +3,13 @@ package io.github.limiter.annotation;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -26,6 +30,14 @@ final class KeyExpressions {
 
     // #name, but not #root and #this, which SpEL reads as the root object and the current value
     private static final Pattern VARIABLE = Pattern.compile("#(?!(root|this)$)[A-Za-z_$][A-Za-z0-9_$]*");
+
+    // a forwarding header's name, quoted as an expression that reads the header itself quotes it
+    private static final Pattern FORWARDING_HEADER = Pattern.compile("(?i)['\"](x-forwarded-for|forwarded)['\"]");
+
+    private static final Log logger = LogFactory.getLog(KeyExpressions.class);
+
+    // each method's key that reads a forwarding header is logged once
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     private final SpelExpressionParser parser = new SpelExpressionParser();
 
@@ -64,6 +76,7 @@ final class KeyExpressions {
             return KeyExpression.SHARED;
         }
         Expression parsed = this.parser.parseExpression(expression);
+        warnIfItReadsAForwardingHeader(expression, method);
         Calls calls = new Calls(this.shared, method, this.parameterNames);
         String text = expression.trim();
         if (VARIABLE.matcher(text).matches()) {
@@ -72,13 +85,28 @@ final class KeyExpressions {
                 return new KeyExpression.Argument(expression, index);
             }
         }
-        return new KeyExpression.Spel(expression, parsed, calls);
+        return new KeyExpression.Spel(expression, parsed, calls, calls.readsClientIp(parsed));
+    }
+
+    /**
+     * A key read from {@code X-Forwarded-For} or {@code Forwarded} is whatever the client writes
+     * there: each forged address a fresh count. Logged once per method and key, at start-up.
+     */
+    private void warnIfItReadsAForwardingHeader(String expression, Method method) {
+        if (FORWARDING_HEADER.matcher(expression).find() && this.warned.add(method + " " + expression)) {
+            logger.warn("The @RateLimit key '" + expression + "' of " + method.getDeclaringClass().getName() + "."
+                    + method.getName() + " reads a forwarding header itself: any client can send X-Forwarded-For "
+                    + "or Forwarded with any address, and get a count of its own for each one it makes up. Key on "
+                    + "#clientIp, the client's address as the server resolved it: with "
+                    + "server.forward-headers-strategy=native, Tomcat, Jetty and Undertow read it from the headers "
+                    + "of the proxies they trust (server.tomcat.remoteip.internal-proxies), and no one else's");
+        }
     }
 
     /**
      * Returns the variables an expression reads that name neither a parameter of the method
      * ({@code #name}, {@code #a0}, {@code #p0}) nor a variable the limiter provides
-     * ({@code #args}, {@code #method}), such as a mistyped parameter name: it would read
+     * ({@code #args}, {@code #method}, {@code #clientIp}), such as a mistyped parameter name: it would read
      * {@code null} on every call.
      * @param expression the SpEL text of a key or cost; a whole number or blank text reads none
      * @param method the method whose calls it is evaluated for
@@ -93,7 +121,8 @@ final class KeyExpressions {
         Calls calls = new Calls(this.shared, method, this.parameterNames);
         return ExpressionVariables.read(this.parser.parseExpression(text))
             .stream()
-            .filter((name) -> !name.equals(Calls.ARGS) && !name.equals(Calls.METHOD) && calls.index(name) < 0)
+            .filter((name) -> !name.equals(Calls.ARGS) && !name.equals(Calls.METHOD) && !name.equals(Calls.CLIENT_IP)
+                    && calls.index(name) < 0)
             .toList();
     }
 
@@ -115,7 +144,8 @@ final class KeyExpressions {
                 : (names == null) ? "the parameter names are not known (compile with -parameters to use them)"
                         : "its parameters are " + Arrays.stream(names).map((name) -> "#" + name)
                             .collect(Collectors.joining(", "));
-        return parameters + "; also " + positional + "#" + Calls.ARGS + " and #" + Calls.METHOD;
+        return parameters + "; also " + positional + "#" + Calls.ARGS + ", #" + Calls.METHOD + " and, in web requests, #"
+                + Calls.CLIENT_IP;
     }
 
     /**

@@ -24,6 +24,15 @@ record MethodLimits(List<LimitSpec> specs, @Nullable Method fallback, boolean fa
         Returns returns) {
 
     /**
+     * Says whether a key of the method reads {@code #clientIp}: a reactive method's keys are then
+     * resolved when it is subscribed to, where a reactive web request's address is known.
+     * @return {@code true} if one does
+     */
+    boolean readClientIp() {
+        return this.specs.stream().anyMatch((spec) -> spec.key().readsClientIp());
+    }
+
+    /**
      * Calls the fallback on the target with the call's arguments, or throws {@code rejection}. A
      * suspend function's fallback, a suspend function too, is called as Spring's proxies call one:
      * as a {@code Mono}, which the interceptor hands back for the proxy to await.

@@ -48,6 +48,14 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
     /** The advisor's default order. */
     public static final int DEFAULT_ORDER = 1000;
 
+    /**
+     * Where a web request's client address is put for {@code #clientIp} in key expressions: the
+     * name of a request attribute in Spring MVC, the key of a Reactor context entry in Spring
+     * WebFlux. The Spring Boot starter's web support puts the address the server resolved there,
+     * an IPv6 address as its /64 network.
+     */
+    public static final String CLIENT_IP_ATTRIBUTE = "io.github.limiter.clientIp";
+
     private final transient LimitSpecs specs;
 
     private final transient Advice advice;

@@ -84,6 +84,15 @@ final class RateLimitInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         Returns.Kind kind = limits.returns().kind();
+        if (kind == Returns.Kind.PUBLISHER && limits.readClientIp()) {
+            // resolved per subscription, where a reactive web request's address is known
+            RateLimitListener forThisCall = listenerForThisCall();
+            Object[] args = invocation.getArguments();
+            return ReactiveCalls.perSubscription(invocation, limits,
+                    (address) -> ClientAddresses.within(address, () -> requests(limits, method, args)),
+                    (sameLimits, sameRequests, fromContext) -> decideAsync(sameLimits, sameRequests,
+                            Listeners.both(forThisCall, fromContext)));
+        }
         List<LimitRequest> requests;
         try {
             requests = requests(limits, method, invocation.getArguments());
@@ -104,8 +113,10 @@ final class RateLimitInterceptor implements MethodInterceptor {
             case COMPLETION_STAGE -> decideWithoutBlocking(invocation, limits, requests, listenerForThisCall());
             case PUBLISHER -> {
                 RateLimitListener forThisCall = listenerForThisCall();
-                yield ReactiveCalls.perSubscription(invocation, limits, requests, (sameLimits, sameRequests, fromContext) ->
-                        decideAsync(sameLimits, sameRequests, Listeners.both(forThisCall, fromContext)));
+                List<LimitRequest> resolved = requests;
+                yield ReactiveCalls.perSubscription(invocation, limits, (address) -> resolved,
+                        (sameLimits, sameRequests, fromContext) -> decideAsync(sameLimits, sameRequests,
+                                Listeners.both(forThisCall, fromContext)));
             }
         };
     }

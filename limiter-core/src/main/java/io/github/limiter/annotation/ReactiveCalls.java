@@ -1,7 +1,9 @@
 package io.github.limiter.annotation;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
@@ -42,12 +44,23 @@ final class ReactiveCalls {
     private ReactiveCalls() {
     }
 
-    static Object perSubscription(MethodInvocation invocation, MethodLimits limits, List<LimitRequest> requests,
-            Decide decide) {
+    /**
+     * The result of a limited call, decided per subscription.
+     * @param requests the call's limits, from the client's address the subscriber's context holds
+     * (see {@link ClientAddresses}); none if every limit was skipped for a blank key
+     */
+    static Object perSubscription(MethodInvocation invocation, MethodLimits limits,
+            Function<@Nullable String, List<LimitRequest>> requests, Decide decide) {
         ReactiveAdapter adapter = adapter(limits.returns());
-        Mono<Decision> decision = Mono.deferContextual(context -> Mono.fromCompletionStage(
-                ObservationParents.within(context,
-                        () -> decide.decide(limits, requests, context.getOrDefault(RateLimitListener.class, null)))));
+        Mono<Optional<Decision>> decision = Mono.deferContextual(context -> {
+            List<LimitRequest> these = requests.apply(context.getOrDefault(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE, null));
+            if (these.isEmpty()) {
+                return Mono.just(Optional.empty());
+            }
+            return Mono.fromCompletionStage(ObservationParents.within(context,
+                    () -> decide.decide(limits, these, context.getOrDefault(RateLimitListener.class, null))))
+                .map(Optional::of);
+        });
         Publisher<Object> result = adapter.isMultiValue()
                 ? decision.flatMapMany(decided -> Flux.from(body(invocation, limits, adapter, decided)))
                 : decision.flatMap(decided -> Mono.from(body(invocation, limits, adapter, decided)));
@@ -62,10 +75,11 @@ final class ReactiveCalls {
     /** The publisher of one allowed subscription, of the fallback, or of the refusal. */
     @SuppressWarnings("unchecked")
     private static Publisher<Object> body(MethodInvocation invocation, MethodLimits limits, ReactiveAdapter adapter,
-            Decision decision) {
+            Optional<Decision> decided) {
         try {
             Object result;
-            if (decision.allowed()) {
+            Decision decision = decided.orElse(null);
+            if (decision == null || decision.allowed()) {
                 // a clone per subscription, so that every allowed one runs the rest of the chain
                 result = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone().proceed()
                         : invocation.proceed();

@@ -44,8 +44,8 @@ final class RedisLimitAdmin {
     LimitState state(String limitId, String key, Limit limit) {
         Objects.requireNonNull(key, "key must not be null");
         DecisionEngine.checkLimitId(limitId);
-        List<Long> reply = this.blocking
-            .runHere(new DecisionCall(DecisionScript.PEEK, 1).add(RedisKeys.state(this.keyPrefix, limitId, key, this.normalizeKeys), limit, 0));
+        String state = RedisKeys.state(this.keyPrefix, limitId, key, this.normalizeKeys);
+        List<Long> reply = this.blocking.runHere(new DecisionCall(DecisionScript.PEEK, 1).add(state, limit, 0));
         return new LimitState(reply.get(0), Duration.ofMillis(reply.get(1)), Duration.ofMillis(reply.get(2)));
     }
 

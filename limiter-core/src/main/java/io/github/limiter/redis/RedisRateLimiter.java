@@ -308,7 +308,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
         this.companions.connectionOpened();
     }
 
-    /** Tells the limiter that its subscription's connection was lost, and that the client restores it itself (Lettuce). */
+    /** Tells the limiter its subscription's connection was lost, which the client restores itself (Lettuce). */
     public void subscriptionConnectionLost() {
         this.companions.subscriptionLost();
     }

@@ -75,10 +75,13 @@ class KeyExpressionsTests {
     @Test
     void namesTheParametersAndTheProvidedVariables() {
         assertThat(this.expressions.unknownVariables("#usr + #count + #cnt", CALL)).containsExactly("usr", "cnt");
+        assertThat(this.expressions.unknownVariables("#clientIp + #count", CALL)).isEmpty();
         assertThat(this.expressions.describeVariables(CALL)).isEqualTo(
-                "its parameters are #user, #form, #count, #files; also #a0..#a3 or #p0..#p3, #args and #method");
+                "its parameters are #user, #form, #count, #files; also #a0..#a3 or #p0..#p3, #args, #method and, "
+                        + "in web requests, #clientIp");
         Method none = ReflectionUtils.findMethod(Api.class, "none");
-        assertThat(this.expressions.describeVariables(none)).isEqualTo("the method has no parameters; also #args and #method");
+        assertThat(this.expressions.describeVariables(none))
+            .isEqualTo("the method has no parameters; also #args, #method and, in web requests, #clientIp");
     }
 
     @Test

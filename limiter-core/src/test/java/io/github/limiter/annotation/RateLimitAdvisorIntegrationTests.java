@@ -227,7 +227,7 @@ class RateLimitAdvisorIntegrationTests {
         assertStartFails(MistypedKey.class, "key", "MistypedKey.answer(long, String)",
                 "key = '#userid' reads #userid, which is neither a parameter of the method nor a variable the "
                         + "limiter provides: its parameters are #questionId, #userId; also #a0..#a1 or #p0..#p1, "
-                        + "#args and #method");
+                        + "#args, #method and, in web requests, #clientIp");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.github.limiter.redis;
 import java.time.Duration;
 import java.util.UUID;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.test.Closer;
@@ -30,7 +31,10 @@ class KeyNormalizationIntegrationTests {
 
     private final String prefix = "nfc-" + UUID.randomUUID() + ":";
 
-    private final Limit twoAMinute = Limit.of(2, Duration.ofMinutes(1)).withBanFor(Duration.ofMinutes(5));
+    // a sliding log: no window ends between a test's calls
+    private final Limit twoAMinute = Limit.of(2, Duration.ofMinutes(1))
+        .withAlgorithm(Algorithm.SLIDING_LOG)
+        .withBanFor(Duration.ofMinutes(5));
 
     @Test
     void bothSpellingsShareOneCountAndOneBan() {

@@ -28,6 +28,13 @@ public class LimiterWebProperties {
      */
     private URI problemTypeBase = URI.create("https://limiter.github.io/problems/");
 
+    /**
+     * Prefix length of the network an IPv6 client address stands for in #clientIp: 64, the
+     * default, makes every address of one /64 (what one host or home is given) one key, so a
+     * client cannot rotate through its block to escape a limit; 128 keys each address.
+     */
+    private int clientIpv6Prefix = 64;
+
     public int getBanStatus() {
         return this.banStatus;
     }
@@ -42,6 +49,23 @@ public class LimiterWebProperties {
 
     public void setHeaders(Headers headers) {
         this.headers = headers;
+    }
+
+    public int getClientIpv6Prefix() {
+        return this.clientIpv6Prefix;
+    }
+
+    /**
+     * Sets the prefix length of the network an IPv6 client address stands for.
+     * @param clientIpv6Prefix 1 to 128
+     * @throws IllegalArgumentException if it is not
+     */
+    public void setClientIpv6Prefix(int clientIpv6Prefix) {
+        if (clientIpv6Prefix < 1 || clientIpv6Prefix > 128) {
+            throw new IllegalArgumentException("limiter.web.client-ipv6-prefix " + clientIpv6Prefix
+                    + " must be 1 to 128: the prefix length of the network an IPv6 client stands for");
+        }
+        this.clientIpv6Prefix = clientIpv6Prefix;
     }
 
     public URI getProblemTypeBase() {

@@ -44,6 +44,16 @@ final class DocumentationExamples {
 
     }
 
+    /** docs/operations.md, keys by client address. */
+    static class Searches {
+
+        @RateLimit(name = "search", key = "#clientIp", window = "1m", max = 30)
+        public List<String> search(String query) {
+            return List.of(query);
+        }
+
+    }
+
     /** README.md, reacting to the tiers. */
     static class TierListeners {
 

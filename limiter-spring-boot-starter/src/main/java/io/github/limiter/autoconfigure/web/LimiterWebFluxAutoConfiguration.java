@@ -49,6 +49,12 @@ public final class LimiterWebFluxAutoConfiguration {
         return new RateLimitHeadersWebFilter(properties.getWeb().getHeaders());
     }
 
+    @Bean
+    @ConditionalOnMissingBean
+    ClientAddressWebFilter limiterClientAddressWebFilter(LimiterProperties properties) {
+        return new ClientAddressWebFilter(properties.getWeb().getClientIpv6Prefix());
+    }
+
     // a limited handler's CompletableFuture, adapted by WebFlux, tells the request's headers its decision
     @Bean
     static BeanPostProcessor limiterFutureAdapterRegistration() {

@@ -51,13 +51,16 @@ public final class LimiterWebMvcAutoConfiguration {
         return new AsyncRateLimitHeaders(properties.getWeb().getHeaders());
     }
 
-    // sets the headers kept by AsyncRateLimitHeaders when a handler's asynchronous result is written
+    // sets the headers kept by AsyncRateLimitHeaders when a handler's asynchronous result is
+    // written, and the client's address for #clientIp before the handler runs
     @Bean
-    WebMvcConfigurer limiterAsyncRateLimitHeadersConfigurer(ObjectProvider<AsyncRateLimitHeaders> headers) {
+    WebMvcConfigurer limiterAsyncRateLimitHeadersConfigurer(ObjectProvider<AsyncRateLimitHeaders> headers,
+            LimiterProperties properties) {
         return new WebMvcConfigurer() {
 
             @Override
             public void addInterceptors(InterceptorRegistry registry) {
+                registry.addInterceptor(new ClientAddressInterceptor(properties.getWeb().getClientIpv6Prefix()));
                 headers.ifAvailable(registry::addInterceptor);
             }
 

@@ -1,0 +1,36 @@
+package io.github.limiter.autoconfigure.web;
+
+import io.github.limiter.annotation.RateLimitAdvisor;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.web.servlet.HandlerInterceptor;
+
+/**
+ * Puts the client's address of each Spring MVC request where {@code #clientIp} reads it: a
+ * request attribute, {@link RateLimitAdvisor#CLIENT_IP_ATTRIBUTE}, which limited calls made while
+ * the request is handled find through its thread. The address is the servlet container's
+ * {@code getRemoteAddr()}: with {@code server.forward-headers-strategy=native}, the client's as the
+ * proxies the container trusts report it ({@code server.tomcat.remoteip.internal-proxies}), and
+ * never what a client writes into a forwarding header itself.
+ */
+final class ClientAddressInterceptor implements HandlerInterceptor {
+
+    private final int ipv6Prefix;
+
+    ClientAddressInterceptor(int ipv6Prefix) {
+        this.ipv6Prefix = ipv6Prefix;
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (request.getAttribute(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE) == null) {
+            String address = ClientAddress.literal(request.getRemoteAddr(), this.ipv6Prefix);
+            if (address != null) {
+                request.setAttribute(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE, address);
+            }
+        }
+        return true;
+    }
+
+}
