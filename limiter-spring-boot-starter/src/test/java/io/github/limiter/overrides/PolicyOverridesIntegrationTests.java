@@ -22,9 +22,11 @@ import io.github.limiter.annotation.RateLimitPolicyChangedEvent;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.test.FixedWindows;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -39,6 +41,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -94,6 +97,15 @@ class PolicyOverridesIntegrationTests {
                 () -> b.getBean(RedisPolicyOverrides.class).isReading());
         await(Duration.ofSeconds(10), "B hears the other instances",
                 () -> b.getBean(RedisRateLimiter.class).hearsOtherInstances());
+    }
+
+    /**
+     * The policies' windows are minutes of Redis's clock: a test that counts calls, changes a
+     * policy and counts on, for up to a few of its bounds, must not meet a minute's end.
+     */
+    @BeforeEach
+    void roomInTheMinute() {
+        FixedWindows.awaitRoom(a.getBean(RedisConnectionFactory.class), Duration.ofMinutes(1), Duration.ofSeconds(5));
     }
 
     @AfterAll
