@@ -21,15 +21,15 @@ final class ClientAddresses {
             "org.springframework.web.context.request.RequestContextHolder", ClientAddresses.class.getClassLoader());
 
     // the address of the reactive request whose keys are being resolved on this thread, if any
-    private static final ThreadLocal<Address> resolving = new ThreadLocal<>();
+    private static final ThreadLocal<String> resolving = new ThreadLocal<>();
 
     private ClientAddresses() {
     }
 
     static @Nullable String current() {
-        Address within = resolving.get();
+        String within = resolving.get();
         if (within != null) {
-            return within.value();
+            return within;
         }
         return SPRING_WEB ? FromRequest.current() : null;
     }
@@ -42,8 +42,8 @@ final class ClientAddresses {
         if (address == null) {
             return resolve.get();
         }
-        Address before = resolving.get();
-        resolving.set(new Address(address));
+        String before = resolving.get();
+        resolving.set(address);
         try {
             return resolve.get();
         }
@@ -55,9 +55,6 @@ final class ClientAddresses {
                 resolving.remove();
             }
         }
-    }
-
-    private record Address(@Nullable String value) {
     }
 
     /** Only loaded with Spring's web support on the classpath. */

@@ -84,7 +84,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         Returns.Kind kind = limits.returns().kind();
-        if (kind == Returns.Kind.PUBLISHER && limits.readClientIp()) {
+        if (kind == Returns.Kind.PUBLISHER && limits.readsClientIp()) {
             // resolved per subscription, where a reactive web request's address is known
             RateLimitListener forThisCall = listenerForThisCall();
             Object[] args = invocation.getArguments();

@@ -1,7 +1,6 @@
 package io.github.limiter.annotation;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -14,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.core.ReactiveAdapter;
@@ -52,19 +52,28 @@ final class ReactiveCalls {
     static Object perSubscription(MethodInvocation invocation, MethodLimits limits,
             Function<@Nullable String, List<LimitRequest>> requests, Decide decide) {
         ReactiveAdapter adapter = adapter(limits.returns());
-        Mono<Optional<Decision>> decision = Mono.deferContextual(context -> {
-            List<LimitRequest> these = requests.apply(context.getOrDefault(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE, null));
-            if (these.isEmpty()) {
-                return Mono.just(Optional.empty());
-            }
-            return Mono.fromCompletionStage(ObservationParents.within(context,
-                    () -> decide.decide(limits, these, context.getOrDefault(RateLimitListener.class, null))))
-                .map(Optional::of);
+        Publisher<Object> result = adapter.isMultiValue() ? Flux.deferContextual(context -> {
+            List<LimitRequest> these = requests.apply(clientIp(context));
+            return these.isEmpty() ? Flux.from(body(invocation, limits, adapter, null))
+                    : decision(limits, these, decide, context)
+                        .flatMapMany(decided -> Flux.from(body(invocation, limits, adapter, decided)));
+        }) : Mono.deferContextual(context -> {
+            List<LimitRequest> these = requests.apply(clientIp(context));
+            return these.isEmpty() ? Mono.from(body(invocation, limits, adapter, null))
+                    : decision(limits, these, decide, context)
+                        .flatMap(decided -> Mono.from(body(invocation, limits, adapter, decided)));
         });
-        Publisher<Object> result = adapter.isMultiValue()
-                ? decision.flatMapMany(decided -> Flux.from(body(invocation, limits, adapter, decided)))
-                : decision.flatMap(decided -> Mono.from(body(invocation, limits, adapter, decided)));
         return adapter.fromPublisher(result);
+    }
+
+    private static @Nullable String clientIp(ContextView context) {
+        return context.getOrDefault(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE, null);
+    }
+
+    private static Mono<Decision> decision(MethodLimits limits, List<LimitRequest> requests, Decide decide,
+            ContextView context) {
+        return Mono.fromCompletionStage(ObservationParents.within(context,
+                () -> decide.decide(limits, requests, context.getOrDefault(RateLimitListener.class, null))));
     }
 
     static Object error(Returns returns, Throwable error) {
@@ -72,13 +81,15 @@ final class ReactiveCalls {
         return adapter.fromPublisher(adapter.isMultiValue() ? Flux.error(error) : Mono.error(error));
     }
 
-    /** The publisher of one allowed subscription, of the fallback, or of the refusal. */
+    /**
+     * The publisher of one allowed subscription, of the fallback, or of the refusal; with no
+     * decision (every limit skipped for a blank key), of the method.
+     */
     @SuppressWarnings("unchecked")
     private static Publisher<Object> body(MethodInvocation invocation, MethodLimits limits, ReactiveAdapter adapter,
-            Optional<Decision> decided) {
+            @Nullable Decision decision) {
         try {
             Object result;
-            Decision decision = decided.orElse(null);
             if (decision == null || decision.allowed()) {
                 // a clone per subscription, so that every allowed one runs the rest of the chain
                 result = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone().proceed()

@@ -13,8 +13,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class LimiterCompanions {
 
-    static final LimiterCompanions NONE = new LimiterCompanions(null, null, null);
-
     private final @Nullable RecentEvents recentEvents;
 
     private final @Nullable DecisionEvents decisionEvents;

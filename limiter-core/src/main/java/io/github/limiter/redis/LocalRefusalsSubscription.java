@@ -14,7 +14,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.TaskRejectedException;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
@@ -48,7 +47,7 @@ import org.springframework.util.backoff.BackOffExecution;
  * <p>{@link RedisRateLimiterBuilder#invalidations} makes one, on a container of its own; the
  * limiter starts, stops and closes it.
  */
-final class LocalRefusalsSubscription implements SmartLifecycle, MessageListener, SubscriptionListener {
+final class LocalRefusalsSubscription implements MessageListener, SubscriptionListener {
 
     private static final Log logger = LogFactory.getLog(LocalRefusalsSubscription.class);
 
@@ -122,8 +121,7 @@ final class LocalRefusalsSubscription implements SmartLifecycle, MessageListener
         container.addMessageListener(this, new ChannelTopic(limiter.invalidationChannel()));
     }
 
-    @Override
-    public void start() {
+    void start() {
         if (this.running) {
             return;
         }
@@ -311,8 +309,7 @@ final class LocalRefusalsSubscription implements SmartLifecycle, MessageListener
         return this.subscribed.get();
     }
 
-    @Override
-    public void stop() {
+    void stop() {
         this.running = false;
         this.container.stop();
         // stopped, it hears nothing, whether or not the container said it unsubscribed
@@ -337,8 +334,7 @@ final class LocalRefusalsSubscription implements SmartLifecycle, MessageListener
         }
     }
 
-    @Override
-    public boolean isRunning() {
+    boolean isRunning() {
         return this.running;
     }
 

@@ -70,8 +70,8 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
 
     private final RedisStartChecks checks;
 
-    // set by the builder, before the limiter is handed out
-    LimiterCompanions companions = LimiterCompanions.NONE;
+    // set by the builder before the limiter is handed out; until then none, with a running state of its own
+    LimiterCompanions companions = new LimiterCompanions(null, null, null);
 
     // the builder's, and tests' (through their Limiters)
     RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,

@@ -11,7 +11,6 @@ import ch.qos.logback.core.read.ListAppender;
 import io.github.limiter.Algorithm;
 import io.github.limiter.BlankRateLimitKeyException;
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.Closer;
 import io.github.limiter.test.RedisServerExtension;
@@ -24,11 +23,7 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
-import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -139,7 +134,7 @@ class ClientIpIntegrationTests {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         RedisRateLimiter limiter = this.closing.add(RedisRateLimiter.builder(redis).keyPrefix(this.prefix).build());
         context.getBeanFactory().registerSingleton("rateLimiter", limiter);
-        context.register(AdvisorConfig.class, Pages.class);
+        context.register(ReactiveMethodsIntegrationTests.AdvisorConfig.class, Pages.class);
         this.context = context;
         context.refresh();
         return context.getBean(Pages.class);
@@ -150,21 +145,6 @@ class ClientIpIntegrationTests {
         Map<String, Object> attributes = new HashMap<>();
         attributes.put(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE, address);
         RequestContextHolder.setRequestAttributes(new MapAttributes(attributes));
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class AdvisorConfig {
-
-        @Bean
-        static DefaultAdvisorAutoProxyCreator autoProxyCreator() {
-            return new DefaultAdvisorAutoProxyCreator();
-        }
-
-        @Bean
-        static RateLimitAdvisor rateLimitAdvisor(BeanFactory beanFactory) {
-            return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory);
-        }
-
     }
 
     static class Pages {

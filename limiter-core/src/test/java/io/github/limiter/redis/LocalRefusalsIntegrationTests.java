@@ -259,6 +259,17 @@ class LocalRefusalsIntegrationTests {
         }
     }
 
+    @Test
+    void eachLimiterIsStartedAndStoppedOnItsOwn() {
+        RedisRateLimiter one = this.closing.add(Limiters.of(redis, this.prefix, List.of()));
+        RedisRateLimiter other = this.closing.add(Limiters.of(redis, this.prefix, List.of()));
+        one.start();
+        assertThat(one.isRunning()).isTrue();
+        assertThat(other.isRunning()).as("not started").isFalse();
+        one.stop();
+        assertThat(one.isRunning()).isFalse();
+    }
+
     private RedisRateLimiter limiter(LocalRefusals local) {
         return this.closing.add(Limiters.of(redis, this.prefix, List.of(), local));
     }

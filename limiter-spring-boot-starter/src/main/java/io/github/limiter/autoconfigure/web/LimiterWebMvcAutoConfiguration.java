@@ -54,7 +54,7 @@ public final class LimiterWebMvcAutoConfiguration {
     // sets the headers kept by AsyncRateLimitHeaders when a handler's asynchronous result is
     // written, and the client's address for #clientIp before the handler runs
     @Bean
-    WebMvcConfigurer limiterAsyncRateLimitHeadersConfigurer(ObjectProvider<AsyncRateLimitHeaders> headers,
+    WebMvcConfigurer limiterWebMvcConfigurer(ObjectProvider<AsyncRateLimitHeaders> headers,
             LimiterProperties properties) {
         return new WebMvcConfigurer() {
 
