@@ -135,6 +135,26 @@ public interface RateLimiter {
     }
 
     /**
+     * Settles a call whose real cost was known only once it ran ({@code @RateLimit(actualCost = ...)}):
+     * gives back, or charges, the difference between {@code actualCost} and the permits its request
+     * took, in the window the call was decided in. Once that window has ended nothing is written;
+     * a count never falls below 0; nothing written lives longer than the window. Alerts and bans
+     * are decided with calls, not here. Only an allowed call is settled.
+     * @param request the call's request under one limit, as it was decided
+     * @param decision that limit's decision of the call (see {@link RateLimitListener#onDecision})
+     * @param actualCost what the call cost, 0 or more
+     * @param sinceDecision the time from the decision's answer to now
+     * @return completes with whether a count changed, or fails as a decision would when Redis
+     * cannot settle
+     * @since 0.2.0
+     */
+    default CompletionStage<Boolean> settleAsync(LimitRequest request, Decision decision, long actualCost,
+            Duration sinceDecision) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getName()
+                + " cannot settle calls after they ran (@RateLimit's actualCost)"));
+    }
+
+    /**
      * Reads a key's state without counting a call.
      * @param limitId the limit's id
      * @param key the key

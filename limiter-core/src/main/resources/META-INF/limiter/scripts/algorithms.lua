@@ -16,5 +16,9 @@ end
 --                for a window of the clock, the window's name, which its alert marker holds
 --   banned(l, s) (optional) what a ban the call started does to the limit's state, beside the
 --                ban key
+--   settle(l)    (optional) adds l.delta to the count of the window a call was decided in, if it
+--                still runs, never below 0 (decide.lua's 'settle'); returns 1 if it changed a count,
+--                the window's count after it and the ms until it ends. An algorithm without it
+--                cannot settle exactly, and the Java side refuses actualCost on it at start.
 -- Every key is written with its expiry in the same script, never left without one.
 local ALGORITHMS = {}

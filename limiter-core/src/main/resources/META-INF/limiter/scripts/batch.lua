@@ -22,7 +22,7 @@ while ao < args do
     run, keys, used, replies = fixed_window_fast, 1, 6, 3
   else
     local n = tonumber(ARGV[ao + 2])
-    run, keys, used, replies = decide, 3 * n, 2 + 7 * n, n * ((shape == 'peek') and 3 or 6)
+    run, keys, used, replies = decide, 3 * n, 2 + 7 * n, n * ((shape == 'peek' or shape == 'settle') and 3 or 6)
   end
   local ok, err = pcall(run, ko, ao, reply)
   if not ok then

@@ -8,7 +8,8 @@
 --                   (:shadow-ban for a shadow limit, so that its would-be bans never bind)
 --            alert  <prefix>{<limit-id>:<key>}:alert   present once the window's alert has fired
 -- ARGV[1]  'acquire' to decide and count, 'check' to decide without counting or banning (the
---          first pass over limits in different Redis Cluster slots), 'peek' to read the state only
+--          first pass over limits in different Redis Cluster slots), 'peek' to read the state only,
+--          'settle' to settle a call decided earlier (see below)
 -- ARGV[2]  n, the number of limits; then seven values per limit:
 --            algorithm (1 fixed window, 2 sliding log, 3 sliding window, 4 token bucket),
 --            max, window in ms, cost (permits this call takes, 0..max),
@@ -25,12 +26,41 @@
 -- Reply for 'check': the same six integers, as if acquiring, but nothing is written.
 -- Reply for 'peek': three integers per limit: count, reset, ms left on the ban.
 --
+-- 'settle' gives back or charges what a call allowed earlier turned out to cost beyond the cost its
+-- decision took (@RateLimit's actualCost), in the window the call was decided in. Its seven values
+-- per limit are those of 'acquire' but four: cost is the difference (negative: given back),
+-- alert-at the reset the call's decision replied, ban the ms from that reply to this call, shadow
+-- the channel on which a count that fell is announced (the state key, as an unban's), so that the
+-- instances that remember refusals ask Redis again; empty for none.
+-- Reply for 'settle': three integers per limit: 1 if a count was changed (0: the call's window had
+-- ended, nothing is written), the count of the call's window after it, the ms until that window ends.
+--
 -- decide(ko, ao, reply) decides one call whose keys start after KEYS[ko] and whose arguments start
 -- after ARGV[ao] (0 and 0 for a call on its own; see batch.lua), appending its reply to reply.
 
 local function decide(ko, ao, reply)
   local mode = ARGV[ao + 1]
   local n = tonumber(ARGV[ao + 2])
+  if mode == 'settle' then
+    for i = 1, n do
+      local a = ao + 2 + (i - 1) * 7
+      local l = { state_key = KEYS[ko + (i - 1) * 3 + 1], algorithm = tonumber(ARGV[a + 1]),
+                  window = tonumber(ARGV[a + 3]), delta = tonumber(ARGV[a + 4]), reset = tonumber(ARGV[a + 5]),
+                  since = tonumber(ARGV[a + 6]) }
+      local settle = ALGORITHMS[l.algorithm].settle
+      if not settle then
+        error('limiter: calls under algorithm ' .. l.algorithm .. ' cannot be settled')
+      end
+      local changed, count, reset = settle(l)
+      local channel = ARGV[a + 7]
+      if changed == 1 and l.delta < 0 and channel ~= '' then
+        redis.call('PUBLISH', channel, l.state_key)
+      end
+      local r = #reply
+      reply[r + 1], reply[r + 2], reply[r + 3] = changed, count, reset
+    end
+    return
+  end
   local limits, states = {}, {}
   local all_fit = true
 

@@ -36,5 +36,43 @@ ALGORITHMS[1] = {
     end
     redis.call('HINCRBY', l.state_key, s.field, -BAN_MARK)
     redis.call('PEXPIRE', l.state_key, s.window_reset)
+  end,
+  -- The call's window ends at its decision's time plus the reset it replied, and no later than
+  -- now - since + reset (since runs from the reply's arrival, after the decision): the latest
+  -- field of a running window up to then (+1 for the milliseconds both clocks round down).
+  settle = function(l)
+    read_clock()
+    local latest = NOW_MS - l.since + l.reset + 1
+    local all = redis.call('HGETALL', l.state_key)
+    local field, ends, stored
+    for i = 1, #all, 2 do
+      local e = tonumber(all[i])
+      if e and e > NOW_MS and e <= latest and (not ends or e > ends) then
+        field, ends, stored = all[i], e, tonumber(all[i + 1])
+      end
+    end
+    if not field then
+      if l.delta <= 0 or l.reset > 0 then
+        return 0, 0, 0
+      end
+      -- the call took nothing from a window without a count (reset 0): its charge opens the window
+      -- of the decision's time, if that still runs
+      ends = (math.floor((NOW_MS - l.since) / l.window) + 1) * l.window
+      if ends <= NOW_MS then
+        return 0, 0, 0
+      end
+      local count = redis.call('HINCRBY', l.state_key, string.format('%d', ends), l.delta)
+      if redis.call('PTTL', l.state_key) < ends - NOW_MS then
+        redis.call('PEXPIRE', l.state_key, ends - NOW_MS)
+      end
+      return 1, unmarked(count), ends - NOW_MS
+    end
+    local count = unmarked(stored)
+    local change = math.max(count + l.delta, 0) - count
+    if change == 0 then
+      return 0, count, ends - NOW_MS
+    end
+    redis.call('HINCRBY', l.state_key, field, change)
+    return 1, count + change, ends - NOW_MS
   end
 }

@@ -47,5 +47,40 @@ ALGORITHMS[3] = {
     -- kept through the next window, where it is the previous window's count
     redis.call('PEXPIRE', l.state_key, (w - s.elapsed) + w)
     return math.floor((s.p * (w - s.elapsed) + c * w) / w), s.reset, w
+  end,
+  -- The call's window is the latest that ends by now - since + reset (as fixed_window.lua finds
+  -- it): its count is c while it runs, then p through the next window, where it still weighs.
+  settle = function(l)
+    read_clock()
+    local w = l.window
+    local idx = math.floor((NOW_MS - l.since + l.reset + 1) / w) - 1
+    local current = math.floor(NOW_MS / w)
+    local h = redis.call('HMGET', l.state_key, 'w', 'c', 'p', 'l')
+    if idx < current - 1 or (h[4] and tonumber(h[4]) ~= w) then
+      return 0, 0, 0
+    end
+    local stored = tonumber(h[1]) or -1
+    local reset = math.max((idx + 1) * w - NOW_MS, 0)
+    local name, count
+    if stored == idx then
+      name, count = 'c', tonumber(h[2])
+    elseif stored == idx + 1 then
+      name, count = 'p', tonumber(h[3])
+      reset = 0
+    elseif idx == current and l.delta > 0 then
+      -- the call took nothing from a window without a count: its charge opens it
+      local p = (stored == idx - 1) and tonumber(h[2]) or 0
+      redis.call('HSET', l.state_key, 'w', idx, 'c', l.delta, 'p', p, 'l', w)
+      redis.call('PEXPIRE', l.state_key, reset + w)
+      return 1, l.delta, reset
+    else
+      return 0, 0, 0
+    end
+    local after = math.max(count + l.delta, 0)
+    if after == count then
+      return 0, count, reset
+    end
+    redis.call('HSET', l.state_key, name, after)
+    return 1, after, reset
   end
 }

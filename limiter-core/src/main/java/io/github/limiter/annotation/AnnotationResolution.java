@@ -34,6 +34,9 @@ final class AnnotationResolution {
 
     private static final long UNSET = -1;
 
+    /** The shortest window a limit with an actualCost may have (see {@link #actualCost}). */
+    static final Duration MIN_SETTLED_WINDOW = Duration.ofSeconds(1);
+
     private final RateLimit annotation;
 
     private final Method method;
@@ -150,7 +153,7 @@ final class AnnotationResolution {
         String described = this.targetClass.getSimpleName() + "." + this.method.getName() + "("
                 + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
         return new LimitSpec(limitId, key(), cost(max), limit, described, onFailure(), null,
-                this.policyName.isEmpty() ? null : this.policyName, written());
+                this.policyName.isEmpty() ? null : this.policyName, written(), actualCost(limit));
     }
 
     /** The fields the annotation writes itself: a policy override leaves them as written. */
@@ -239,6 +242,52 @@ final class AnnotationResolution {
                     + "could never pass");
         }
         return cost;
+    }
+
+    /**
+     * The expression of the call's actual cost, or {@code null}. Only a limit whose counts are kept
+     * per window of Redis's clock can settle exactly, in the window the call was decided in, found
+     * from the time since the decision: a window shorter than a second could be mistaken for the next.
+     */
+    private @Nullable ActualCost actualCost(Limit limit) {
+        String text = this.annotation.actualCost();
+        if (text.isBlank()) {
+            return null;
+        }
+        if (limit.algorithm() != Algorithm.FIXED_WINDOW && limit.algorithm() != Algorithm.SLIDING_WINDOW) {
+            throw invalid("actualCost", text, "cannot be settled exactly under " + limit.algorithm() + fromPolicy(
+                    Field.ALGORITHM) + ": " + ((limit.algorithm() == Algorithm.TOKEN_BUCKET)
+                            ? "a bucket's tokens refill from the moment they are taken, so by the time a call ends "
+                                    + "nothing tells how many of its tokens are still out"
+                            : "a sliding log holds one entry per permit at its call's time, which a later "
+                                    + "settlement cannot tell from other calls'")
+                    + "; use FIXED_WINDOW or SLIDING_WINDOW, whose counts are kept per window");
+        }
+        if (limit.window().compareTo(MIN_SETTLED_WINDOW) < 0) {
+            throw invalid("actualCost", text, "needs a window of at least 1s, not " + limit.window().toMillis()
+                    + "ms" + fromPolicy(Field.WINDOW) + ": a settlement finds the window its call was decided in "
+                    + "from the time since the decision, which a shorter window could end within");
+        }
+        ActualCost actualCost;
+        try {
+            actualCost = this.keyExpressions.parseActualCost(text, this.method);
+        }
+        catch (ParseException ex) {
+            throw InvalidLimits.of(this.targetClass, this.method, "actualCost", text,
+                    "is not a valid SpEL expression: " + ex.getMessage(), ex);
+        }
+        List<String> unknown = this.keyExpressions.unknownVariables(text, this.method)
+            .stream()
+            .filter((name) -> !name.equals(ActualCost.RESULT) && !name.equals(ActualCost.EXCEPTION))
+            .toList();
+        if (!unknown.isEmpty()) {
+            String names = unknown.stream().map((name) -> "#" + name).collect(Collectors.joining(", "));
+            throw invalid("actualCost", text, "reads " + names + ", which " + ((unknown.size() == 1) ? "is" : "are")
+                    + " neither a parameter of the method nor a variable the limiter provides: "
+                    + this.keyExpressions.describeVariables(this.method) + "; in actualCost also #"
+                    + ActualCost.RESULT + " and #" + ActualCost.EXCEPTION);
+        }
+        return actualCost;
     }
 
     private LimitPolicy policy() {

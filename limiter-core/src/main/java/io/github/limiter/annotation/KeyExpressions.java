@@ -167,4 +167,17 @@ final class KeyExpressions {
                 new Calls(this.shared, method, this.parameterNames));
     }
 
+    /**
+     * Parses an {@code actualCost} expression.
+     * @param actualCost the expression, not blank
+     * @param method the method it belongs to
+     * @return the parsed expression
+     * @throws org.springframework.expression.ParseException if it is not valid SpEL
+     */
+    ActualCost parseActualCost(String actualCost, Method method) {
+        String text = actualCost.trim();
+        return new ActualCost(text, this.parser.parseExpression(text), new Calls(this.shared, method,
+                this.parameterNames));
+    }
+
 }

@@ -23,9 +23,11 @@ import org.jspecify.annotations.Nullable;
  * @param choice the policy chosen per call, or {@code null} when the limit is fixed
  * @param policy the policy the limit takes its unset values from, or {@code null}
  * @param written the fields written on the annotation, which a policy override does not change
+ * @param actualCost what a call really cost, settled after it ran, or {@code null} to keep its cost
  */
 record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit, String method,
-        @Nullable OnFailure onFailure, @Nullable PolicyChoice choice, @Nullable String policy, Set<Field> written) {
+        @Nullable OnFailure onFailure, @Nullable PolicyChoice choice, @Nullable String policy, Set<Field> written,
+        @Nullable ActualCost actualCost) {
 
     LimitSpec {
         written = Set.copyOf(written);
@@ -33,13 +35,13 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
 
     LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit, String method,
             @Nullable OnFailure onFailure) {
-        this(limitId, key, cost, limit, method, onFailure, null, null, Set.of());
+        this(limitId, key, cost, limit, method, onFailure, null, null, Set.of(), null);
     }
 
     /** This limit standing for a policy chosen per call, among the limits of {@code choice}. */
     LimitSpec choosing(PolicyChoice choice) {
         return new LimitSpec(this.limitId, this.key, this.cost, this.limit, this.method, this.onFailure, choice,
-                this.policy, this.written);
+                this.policy, this.written, this.actualCost);
     }
 
     /** The limit a call is counted under: this one, or the one of the policy the call chooses. */
@@ -79,6 +81,10 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
         if (problem != null) {
             throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have "
                     + problem.field().property() + " " + problem.value() + ", which " + problem.message());
+        }
+        if (this.actualCost != null && window.compareTo(AnnotationResolution.MIN_SETTLED_WINDOW) < 0) {
+            throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have window "
+                    + window.toMillis() + "ms, below the 1s its actualCost needs to find a call's window");
         }
         if (this.cost instanceof CostExpression.Literal literal && literal.cost() > max) {
             throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have max "

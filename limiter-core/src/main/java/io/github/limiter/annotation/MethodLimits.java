@@ -3,7 +3,9 @@ package io.github.limiter.annotation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.github.limiter.RateLimitExceededException;
 import org.jspecify.annotations.Nullable;
@@ -21,13 +23,32 @@ import org.springframework.util.ReflectionUtils;
  * @param returns how the method hands back its result, which says when a call is decided
  * @param readsClientIp whether a key of the method reads {@code #clientIp}: a reactive method's
  * keys are then resolved when it is subscribed to, where a reactive web request's address is known
+ * @param actualCosts the actual costs of the limits that settle calls after they ran, by limit id
+ * (of each policy a call may choose); empty if none does
  */
 record MethodLimits(List<LimitSpec> specs, @Nullable Method fallback, boolean fallbackTakesException,
-        Returns returns, boolean readsClientIp) {
+        Returns returns, boolean readsClientIp, Map<String, ActualCost> actualCosts) {
 
     MethodLimits(List<LimitSpec> specs, @Nullable Method fallback, boolean fallbackTakesException, Returns returns) {
         this(specs, fallback, fallbackTakesException, returns,
-                specs.stream().anyMatch((spec) -> spec.key().readsClientIp()));
+                specs.stream().anyMatch((spec) -> spec.key().readsClientIp()), actualCosts(specs));
+    }
+
+    private static Map<String, ActualCost> actualCosts(List<LimitSpec> specs) {
+        Map<String, ActualCost> actualCosts = new HashMap<>();
+        for (LimitSpec declared : specs) {
+            for (LimitSpec variant : declared.variants()) {
+                if (variant.actualCost() != null) {
+                    actualCosts.put(variant.limitId(), variant.actualCost());
+                }
+            }
+        }
+        return Map.copyOf(actualCosts);
+    }
+
+    /** Whether a limit of the method settles its calls once they ran. */
+    boolean settles() {
+        return !this.actualCosts.isEmpty();
     }
 
     /**

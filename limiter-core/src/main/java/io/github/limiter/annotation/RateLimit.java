@@ -122,6 +122,20 @@ public @interface RateLimit {
     String cost() default "";
 
     /**
+     * What a call really cost, known only once it ran: a SpEL expression evaluated after the method
+     * returns or throws, with the same variables as {@link #key()} and {@code #result} (the return
+     * value; for a {@code CompletionStage} or a {@code Mono}, what it completed with; {@code null}
+     * for a {@code Flux}) and {@code #exception} (what it threw or failed with, else {@code null}).
+     * The {@link #cost()} taken before the call holds while it runs, so concurrent calls cannot
+     * overshoot; afterwards the difference is given back or charged, in the window the call was
+     * decided in, while that window runs ({@code "#exception == null ? 0 : 1"} counts failed calls
+     * only). Needs {@code FIXED_WINDOW} or {@code SLIDING_WINDOW} and a window of at least 1s,
+     * checked at start. A call cancelled before it ended, or whose expression fails, keeps its cost.
+     * @return the expression, or the empty string for calls that cost what they took
+     */
+    String actualCost() default "";
+
+    /**
      * Whether the limit stops calls ({@code ENFORCE}) or only counts, alerts and reports what it
      * would have rejected or banned ({@code SHADOW}); written {@code mode = Limit.Mode.SHADOW}. At
      * most one.

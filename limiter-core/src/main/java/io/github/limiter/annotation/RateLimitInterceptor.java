@@ -91,7 +91,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
             return ReactiveCalls.perSubscription(invocation, limits,
                     (address) -> ClientAddresses.within(address, () -> requests(limits, method, args)),
                     (sameLimits, sameRequests, fromContext) -> decideAsync(sameLimits, sameRequests,
-                            Listeners.both(forThisCall, fromContext)));
+                            Listeners.both(forThisCall, fromContext)),
+                    () -> settlement(limits, invocation));
         }
         List<LimitRequest> requests;
         try {
@@ -110,15 +111,23 @@ final class RateLimitInterceptor implements MethodInterceptor {
         }
         return switch (kind) {
             case VALUE -> decideHere(invocation, limits, requests);
-            case COMPLETION_STAGE -> decideWithoutBlocking(invocation, limits, requests, listenerForThisCall());
+            case COMPLETION_STAGE -> decideWithoutBlocking(invocation, limits, requests, listenerForThisCall(),
+                    settlement(limits, invocation));
             case PUBLISHER -> {
                 RateLimitListener forThisCall = listenerForThisCall();
                 List<LimitRequest> resolved = requests;
                 yield ReactiveCalls.perSubscription(invocation, limits, (address) -> resolved,
                         (sameLimits, sameRequests, fromContext) -> decideAsync(sameLimits, sameRequests,
-                                Listeners.both(forThisCall, fromContext)));
+                                Listeners.both(forThisCall, fromContext)),
+                        () -> settlement(limits, invocation));
             }
         };
+    }
+
+    /** What settles a call once it ran, if a limit of the method has an actualCost; else {@code null}. */
+    private @Nullable Settlement settlement(MethodLimits limits, MethodInvocation invocation) {
+        return limits.settles() ? new Settlement(limits, invocation.getMethod(), invocation.getArguments(),
+                this.rateLimiter.get()) : null;
     }
 
     /** What the {@link CallListenerSource} beans give on the calling thread, for a call decided elsewhere. */
@@ -174,20 +183,49 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private @Nullable Object decideHere(MethodInvocation invocation, MethodLimits limits, List<LimitRequest> requests)
             throws Throwable {
         warnIfOnEventLoop(invocation.getMethod());
+        Settlement settlement = settlement(limits, invocation);
         Decision decision;
-        try {
-            decision = this.rateLimiter.get().tryAcquire(requests);
+        if (settlement != null) {
+            // the listener of this call alone hears every limit's decision, which settling needs
+            decision = join(decideAsync(limits, requests, settlement));
         }
-        catch (DataAccessException ex) {
-            // Redis could not decide. The script may still have run, so it is never retried: the
-            // call follows its limits' on-failure setting instead, and the limiter has logged it.
-            decision = onFailure(limits, requests);
+        else {
+            try {
+                decision = this.rateLimiter.get().tryAcquire(requests);
+            }
+            catch (DataAccessException ex) {
+                // Redis could not decide. The script may still have run, so it is never retried: the
+                // call follows its limits' on-failure setting instead, and the limiter has logged it.
+                decision = onFailure(limits, requests);
+            }
         }
         if (!decision.allowed()) {
             return limits.fallBack(invocation.getThis(), invocation.getArguments(),
                     new RateLimitExceededException(decision));
         }
-        return invocation.proceed();
+        if (settlement == null) {
+            return invocation.proceed();
+        }
+        Object result;
+        try {
+            result = invocation.proceed();
+        }
+        catch (Throwable ex) {
+            settlement.settle(null, ex).join();
+            throw ex;
+        }
+        settlement.settle(result, null).join();
+        return result;
+    }
+
+    /** Waits for a decision; what it failed with is thrown as it is. */
+    private static Decision join(CompletionStage<Decision> decided) throws Throwable {
+        try {
+            return decided.toCompletableFuture().join();
+        }
+        catch (CompletionException ex) {
+            throw unwrap(ex);
+        }
     }
 
     /**
@@ -209,14 +247,17 @@ final class RateLimitInterceptor implements MethodInterceptor {
      * wrapped in a {@link CompletionException} built for each refused call.
      */
     private CompletableFuture<Object> decideWithoutBlocking(MethodInvocation invocation, MethodLimits limits,
-            List<LimitRequest> requests, @Nullable RateLimitListener alsoTell) {
+            List<LimitRequest> requests, @Nullable RateLimitListener alsoTell, @Nullable Settlement settlement) {
         // tells its decision to listeners that come once the method has returned (see LimitedFutures)
         ListenedFuture<Object> result = new ListenedFuture<>();
-        decideAsync(limits, requests, Listeners.both(alsoTell, result)).whenComplete((decision, failure) -> {
+        RateLimitListener listener = Listeners.both(Listeners.both(alsoTell, result), settlement);
+        decideAsync(limits, requests, listener).whenComplete((decision, failure) -> {
             if (failure != null) {
                 result.completeExceptionally(unwrap(failure));
                 return;
             }
+            // a refused call ran nothing, so it has nothing to settle
+            Settlement settling = decision.allowed() ? settlement : null;
             CompletionStage<Object> outcome;
             try {
                 outcome = stage(decision.allowed() ? invocation.proceed()
@@ -224,19 +265,33 @@ final class RateLimitInterceptor implements MethodInterceptor {
                                 new RateLimitExceededException(decision)));
             }
             catch (Throwable ex) {
-                result.completeExceptionally(ex);
+                complete(result, null, ex, settling);
                 return;
             }
-            outcome.whenComplete((value, error) -> {
-                if (error != null) {
-                    result.completeExceptionally(unwrap(error));
-                }
-                else {
-                    result.complete(value);
-                }
-            });
+            outcome.whenComplete((value, error) -> complete(result, value, (error != null) ? unwrap(error) : null,
+                    settling));
         });
         return result;
+    }
+
+    /** Completes a call's future as the method's own did, once the call is settled, if it settles. */
+    private static void complete(CompletableFuture<Object> result, @Nullable Object value, @Nullable Throwable error,
+            @Nullable Settlement settlement) {
+        if (settlement == null) {
+            completeNow(result, value, error);
+            return;
+        }
+        settlement.settle(value, error).whenComplete((settled, never) -> completeNow(result, value, error));
+    }
+
+    private static void completeNow(CompletableFuture<Object> result, @Nullable Object value,
+            @Nullable Throwable error) {
+        if (error != null) {
+            result.completeExceptionally(error);
+        }
+        else {
+            result.complete(value);
+        }
     }
 
     private static Throwable unwrap(Throwable failure) {

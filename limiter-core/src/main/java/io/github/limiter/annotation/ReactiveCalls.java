@@ -3,6 +3,7 @@ package io.github.limiter.annotation;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
@@ -50,20 +51,48 @@ final class ReactiveCalls {
      * (see {@link ClientAddresses}); none if every limit was skipped for a blank key
      */
     static Object perSubscription(MethodInvocation invocation, MethodLimits limits,
-            Function<@Nullable String, List<LimitRequest>> requests, Decide decide) {
+            Function<@Nullable String, List<LimitRequest>> requests, Decide decide,
+            Supplier<@Nullable Settlement> settlements) {
         ReactiveAdapter adapter = adapter(limits.returns());
         Publisher<Object> result = adapter.isMultiValue() ? Flux.deferContextual(context -> {
             List<LimitRequest> these = requests.apply(clientIp(context));
-            return these.isEmpty() ? Flux.from(body(invocation, limits, adapter, null))
-                    : decision(limits, these, decide, context)
-                        .flatMapMany(decided -> Flux.from(body(invocation, limits, adapter, decided)));
+            if (these.isEmpty()) {
+                return Flux.from(body(invocation, limits, adapter, null));
+            }
+            Settlement settlement = settlements.get();
+            return decision(limits, these, decide, context, settlement).flatMapMany(decided -> {
+                Flux<Object> body = Flux.from(body(invocation, limits, adapter, decided));
+                return (settlement != null && decided.allowed()) ? settled(body, settlement) : body;
+            });
         }) : Mono.deferContextual(context -> {
             List<LimitRequest> these = requests.apply(clientIp(context));
-            return these.isEmpty() ? Mono.from(body(invocation, limits, adapter, null))
-                    : decision(limits, these, decide, context)
-                        .flatMap(decided -> Mono.from(body(invocation, limits, adapter, decided)));
+            if (these.isEmpty()) {
+                return Mono.from(body(invocation, limits, adapter, null));
+            }
+            Settlement settlement = settlements.get();
+            return decision(limits, these, decide, context, settlement).flatMap(decided -> {
+                Mono<Object> body = Mono.from(body(invocation, limits, adapter, decided));
+                return (settlement != null && decided.allowed()) ? settled(body, settlement) : body;
+            });
         });
         return adapter.fromPublisher(result);
+    }
+
+    /**
+     * A {@code Mono} whose call is settled with its value, its error or its emptiness before that
+     * reaches the subscriber; a cancelled one keeps its cost.
+     */
+    private static Mono<Object> settled(Mono<Object> body, Settlement settlement) {
+        return body.flatMap(value -> Mono.fromCompletionStage(settlement.settle(value, null)).thenReturn(value))
+            .switchIfEmpty(Mono.defer(() -> Mono.fromCompletionStage(settlement.settle(null, null)).then(Mono.empty())))
+            .onErrorResume(error -> Mono.fromCompletionStage(settlement.settle(null, error)).then(Mono.error(error)));
+    }
+
+    /** A {@code Flux} whose call is settled when it completes or fails ({@code #result} is null). */
+    private static Flux<Object> settled(Flux<Object> body, Settlement settlement) {
+        return body
+            .onErrorResume(error -> Mono.fromCompletionStage(settlement.settle(null, error)).then(Mono.error(error)))
+            .concatWith(Mono.defer(() -> Mono.fromCompletionStage(settlement.settle(null, null))).then(Mono.empty()));
     }
 
     private static @Nullable String clientIp(ContextView context) {
@@ -71,9 +100,10 @@ final class ReactiveCalls {
     }
 
     private static Mono<Decision> decision(MethodLimits limits, List<LimitRequest> requests, Decide decide,
-            ContextView context) {
+            ContextView context, @Nullable Settlement settlement) {
+        RateLimitListener listener = Listeners.both(context.getOrDefault(RateLimitListener.class, null), settlement);
         return Mono.fromCompletionStage(ObservationParents.within(context,
-                () -> decide.decide(limits, requests, context.getOrDefault(RateLimitListener.class, null))));
+                () -> decide.decide(limits, requests, listener)));
     }
 
     static Object error(Returns returns, Throwable error) {

@@ -61,13 +61,15 @@ final class DecisionCall {
 
     /**
      * Starts a call.
-     * @param mode the script's mode: {@link DecisionScript#ACQUIRE}, {@code CHECK} or {@code PEEK}
+     * @param mode the script's mode: {@link DecisionScript#ACQUIRE}, {@code CHECK}, {@code PEEK} or
+     * {@code SETTLE}
      * @param limits how many limits the call carries
      */
     DecisionCall(byte[] mode, int limits) {
         this.limits = limits;
         this.mode = mode;
         this.replySize = limits * ((mode == DecisionScript.PEEK) ? DecisionScript.PEEK_REPLY_PER_LIMIT
+                : (mode == DecisionScript.SETTLE) ? DecisionScript.SETTLE_REPLY_PER_LIMIT
                 : DecisionScript.REPLY_PER_LIMIT);
     }
 
@@ -81,6 +83,30 @@ final class DecisionCall {
             this.added++;
             return this;
         }
+        return addGeneral(stateKey, limit, cost, limit.alertAt(), banMillis(limit),
+                number((limit.mode() == Limit.Mode.SHADOW) ? 1 : 0));
+    }
+
+    /**
+     * Adds a limit to settle, in the settle mode's layout: the general one, with the difference in
+     * place of the cost, the decision's reset in place of alert-at, the time since its reply in
+     * place of the ban, and the channel a give-back is announced on in place of the shadow flag.
+     * @param delta the actual cost less the cost the decision took: negative to give back
+     * @param decidedReset the reset the call's decision replied, in ms
+     * @param sinceMillis the ms from the decision's reply to now
+     * @param channel where a give-back is announced to the instances that remember refusals, or
+     * the empty string for nowhere
+     */
+    DecisionCall addSettlement(String stateKey, Limit limit, long delta, long decidedReset, long sinceMillis,
+            String channel) {
+        if (this.mode != DecisionScript.SETTLE) {
+            throw new IllegalStateException("A settlement is added to a call in the settle mode");
+        }
+        return addGeneral(stateKey, limit, delta, decidedReset, sinceMillis, bytes(channel));
+    }
+
+    private DecisionCall addGeneral(String stateKey, Limit limit, long cost, long alertAt, long banMillis,
+            byte[] last) {
         if (this.keysAndArgs == null) {
             this.keysAndArgs = new byte[this.limits * (DecisionScript.KEYS_PER_LIMIT + DecisionScript.ARGS_PER_LIMIT)
                     + DecisionScript.LEADING_ARGS][];
@@ -100,9 +126,9 @@ final class DecisionCall {
         out[arg + 1] = number(limit.max());
         out[arg + 2] = number(limit.window().toMillis());
         out[arg + 3] = number(cost);
-        out[arg + 4] = number(limit.alertAt());
-        out[arg + 5] = number(banMillis(limit));
-        out[arg + 6] = number(shadow ? 1 : 0);
+        out[arg + 4] = number(alertAt);
+        out[arg + 5] = number(banMillis);
+        out[arg + 6] = last;
         this.added++;
         return this;
     }

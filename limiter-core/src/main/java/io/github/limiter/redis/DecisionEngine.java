@@ -107,6 +107,52 @@ final class DecisionEngine {
         return result;
     }
 
+    /**
+     * Settles a call allowed earlier under one limit: the difference between its actual cost and
+     * the cost its decision took is given back or charged in the window the call was decided in,
+     * while that window runs. A count that fell is announced to the instances that remember
+     * refusals, this one first. A failure counts as a decision's does, for health and the log.
+     * The call's window is the one that ends {@code decision.resetAfter()} after the decision, found
+     * from {@code sinceDecision} as long as that is shorter than the window.
+     * @return whether a count changed
+     * @throws IllegalArgumentException for an algorithm that cannot settle, or a negative actual cost
+     */
+    CompletableFuture<Boolean> settle(LimitRequest request, Decision decision, long actualCost, Duration sinceDecision,
+            ScriptRunner runner) {
+        if (!DecisionScript.settles(request.limit().algorithm())) {
+            throw new IllegalArgumentException("Calls under " + request.limit().algorithm() + " ('"
+                    + request.limitId() + "') cannot be settled: only FIXED_WINDOW and SLIDING_WINDOW keep counts "
+                    + "per window");
+        }
+        if (actualCost < 0) {
+            throw new IllegalArgumentException("actual cost " + actualCost + " of a call under '" + request.limitId()
+                    + "' is negative");
+        }
+        long delta = actualCost - request.cost();
+        if (delta == 0) {
+            return CompletableFuture.completedFuture(false);
+        }
+        long decidedResetMillis = decision.resetAfter().toMillis();
+        long sinceMillis = sinceDecision.toMillis();
+        String stateKey = stateKey(request);
+        String channel = (this.localRefusals != null) ? RedisLayout.localRefusalsChannel(this.keyPrefix) : "";
+        DecisionCall call = new DecisionCall(DecisionScript.SETTLE, 1).addSettlement(stateKey, request.limit(), delta,
+                decidedResetMillis, sinceMillis, channel);
+        return runner.run(call).handle((reply, failure) -> {
+            if (failure != null) {
+                Throwable cause = unwrap(failure);
+                this.failures.failed(cause);
+                throw (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
+            }
+            this.failures.succeeded();
+            boolean changed = reply.get(0) == 1;
+            if (changed && delta < 0 && this.localRefusals != null) {
+                this.localRefusals.forget(stateKey);
+            }
+            return changed;
+        });
+    }
+
     /** Checks every limit id; throws {@link IllegalArgumentException} for an invalid one. */
     static void checkLimitId(String limitId) {
         Objects.requireNonNull(limitId, "limitId must not be null");
@@ -119,6 +165,23 @@ final class DecisionEngine {
     /** What the latest decisions met, for health. */
     DecisionFailures failures() {
         return this.failures;
+    }
+
+    /** Waits for a decision; its failure is thrown as it is, not wrapped. */
+    static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        }
+        catch (CompletionException ex) {
+            Throwable cause = unwrap(ex);
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw ex;
+        }
     }
 
     static Throwable unwrap(Throwable failure) {

@@ -81,6 +81,15 @@ final class DecisionScript {
     /** Reads the state only. */
     static final byte[] PEEK = bytes("peek");
 
+    /**
+     * Settles calls allowed earlier: gives back, or charges, the difference between their actual
+     * cost and the cost their decision took, in the window each was decided in.
+     */
+    static final byte[] SETTLE = bytes("settle");
+
+    /** Reply values per limit in the settle mode: whether a count changed, the window's count, its reset. */
+    static final int SETTLE_REPLY_PER_LIMIT = 3;
+
     /** Outcome codes of the reply. */
     static final int ALLOWED = 0;
 
@@ -101,6 +110,16 @@ final class DecisionScript {
             case SLIDING_WINDOW -> 3;
             case TOKEN_BUCKET -> 4;
         };
+    }
+
+    /**
+     * Whether calls under the algorithm can be settled exactly: its counts are kept per window of
+     * Redis's clock, so a settlement finds the call's. A token bucket's tokens refill from the
+     * moment they are taken, and a sliding log holds one entry per permit at its call's time:
+     * neither knows, later, what of a call's is left to give back.
+     */
+    static boolean settles(Algorithm algorithm) {
+        return algorithm == Algorithm.FIXED_WINDOW || algorithm == Algorithm.SLIDING_WINDOW;
     }
 
     /** Whether a call of one limit can take the fixed-window fast path. */

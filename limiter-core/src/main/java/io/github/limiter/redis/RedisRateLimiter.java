@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 import io.github.limiter.Decision;
@@ -98,19 +97,8 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
 
     @Override
     public Decision tryAcquire(List<LimitRequest> requests) {
-        try {
-            return this.observations.observe(requests, () -> this.engine.decide(requests, this.runners.waiting(), null)).join();
-        }
-        catch (CompletionException ex) {
-            Throwable cause = DecisionEngine.unwrap(ex);
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw ex;
-        }
+        return DecisionEngine.join(
+                this.observations.observe(requests, () -> this.engine.decide(requests, this.runners.waiting(), null)));
     }
 
     /**
@@ -139,6 +127,13 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
         catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
+    }
+
+    /** {@inheritDoc} <p>Under {@code FIXED_WINDOW} and {@code SLIDING_WINDOW}, which keep counts per window. */
+    @Override
+    public CompletionStage<Boolean> settleAsync(LimitRequest request, Decision decision, long actualCost,
+            Duration sinceDecision) {
+        return this.engine.settle(request, decision, actualCost, sinceDecision, this.runners.nonBlocking());
     }
 
     /**

@@ -42,6 +42,9 @@ class DecisionScriptTests {
         assertThat(number("Reply for 'acquire': (\\w+) integers per limit")).isEqualTo(DecisionScript.REPLY_PER_LIMIT);
         assertThat(number("Reply for 'peek': (\\w+) integers per limit"))
             .isEqualTo(DecisionScript.PEEK_REPLY_PER_LIMIT);
+        assertThat(number("Reply for 'settle': (\\w+) integers per limit"))
+            .isEqualTo(DecisionScript.SETTLE_REPLY_PER_LIMIT);
+        assertThat(new DecisionCall(DecisionScript.SETTLE, 2).replySize()).isEqualTo(6);
     }
 
     @Test
@@ -63,7 +66,8 @@ class DecisionScriptTests {
 
     @Test
     void modesAreWhatTheScriptDocuments() {
-        for (byte[] mode : new byte[][] { DecisionScript.ACQUIRE, DecisionScript.CHECK, DecisionScript.PEEK }) {
+        for (byte[] mode : new byte[][] { DecisionScript.ACQUIRE, DecisionScript.CHECK, DecisionScript.PEEK,
+                DecisionScript.SETTLE }) {
             assertThat(this.header).contains("'" + new String(mode, StandardCharsets.UTF_8) + "'");
         }
     }
