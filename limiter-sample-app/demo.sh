@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Walks the anti-crawler story against a running sample app, with curl only, then the plans: carol
-# (pro) reads past free's limit, and the admin raises free's max while the app runs:
+# (pro) reads past free's limit, and the admin raises free's max while the app runs; then the limits
+# of failed logins (guesses go over IPv4, so that the demo can clear the count of 127.0.0.1):
 #   ./mvnw -pl limiter-sample-app -am spring-boot:run     (in another terminal)
 #   limiter-sample-app/demo.sh                            (BASE=http://host:port to point elsewhere)
 # With BASE2 set too, the story alternates between two instances on one Redis, as a load balancer
@@ -47,6 +48,14 @@ free_max() { # free_max <base> -> the max that limit answers.free applies on tha
   curl -s -H "Authorization: Bearer $ADMIN" "$1/actuator/ratelimits" \
     | sed -nE 's/.*\{"limitId":"answers\.free",[^}]*"max":([0-9]+).*/\1/p'
 }
+guess() { # guess <base> <user> <password> -> HTTP status of a login with that password, over IPv4
+  curl -4 -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+    -d "{\"username\":\"$2\",\"password\":\"$3\"}" "$1/api/login"
+}
+forget_guesses() { # the demo's failed logins: bob's, and those of the address its guesses come from
+  curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/actuator/ratelimits/login.user/bob"
+  curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/actuator/ratelimits/login.address/127.0.0.1"
+}
 eventually() { # eventually <expected> <command...>: the limiter records alerts and bans a moment after the call
   local value
   for _ in $(seq 1 50); do value=$("${@:2}"); [ "$value" = "$1" ] && break; sleep 0.1; done
@@ -56,13 +65,14 @@ eventually() { # eventually <expected> <command...>: the limiter records alerts 
 if [ "$A" = "$B" ]; then printf 'One instance, %s: A and B below are both this one\n' "$A"
 else printf 'Two instances: A = %s, B = %s\n' "$A" "$B"; fi
 
-step "admin logs in on $(on "$A") and clears what an earlier run left: alice's ban, bob's and carol's counts, free's change"
+step "admin logs in on $(on "$A") and clears what an earlier run left: alice's ban, bob's and carol's counts, free's change, failed logins"
 ADMIN=$(login "$A" admin | token_of)
 check "admin token issued" yes "$([ -n "$ADMIN" ] && echo yes || echo no)"
 curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/admin/bans/alice"
 curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/admin/bans/bob"
 curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/admin/bans/carol"
 curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $ADMIN" "$A/actuator/ratelimits/free"
+forget_guesses
 alerts_before=$(alerts_for "$A" alice)
 
 step "alice logs in (on A and on B) and reads 10 answers, alternating"
@@ -167,6 +177,24 @@ check "DELETE /actuator/ratelimits/free on $(on "$B")" 200 "$(status DELETE "$B/
 check "free's change gone on A" null "$(eventually null free_override "$A")"
 check "answers.free's max on A" 20 "$(free_max "$A")"
 check "answers.free's max on B" 20 "$(free_max "$B")"
+
+step "someone guesses bob's password, 3 times on A and 2 on B: failed logins count on every instance"
+forget_guesses
+statuses=""
+for i in 1 2 3 4 5; do
+  if [ $((i % 2)) -eq 1 ]; then statuses="$statuses$(guess "$A" bob "guess-$i") "
+  else statuses="$statuses$(guess "$B" bob "guess-$i") "; fi
+done
+echo "   statuses: $statuses"
+check "wrong passwords 1-5 answered 401" "401 401 401 401 401 " "$statuses"
+echo "   $(curl -4 -s -i -X POST -H 'Content-Type: application/json' -d '{"username":"bob","password":"guess-6"}' \
+  "$A/api/login" | tr -d '\r' | grep -E '^HTTP|^Retry-After' | tr '\n' ' ')"
+check "wrong password 6 on $(on "$B"): past 5 in 15 minutes" 429 "$(guess "$B" bob guess-6)"
+check "bob's right password on $(on "$A"), until the window ends" 429 "$(login_status "$A" bob)"
+check "carol's login is her own" 200 "$(login_status "$B" carol)"
+step "the admin clears bob's failed logins (and this address's); bob logs in"
+forget_guesses
+check "bob's right password on $(on "$B")" 200 "$(login_status "$B" bob)"
 
 echo
 if [ "$failures" -eq 0 ]; then echo "The story played out as described."; else echo "$failures step(s) failed."; exit 1; fi

@@ -27,8 +27,12 @@ public final class SampleClient {
     }
 
     public HttpResponse<String> login(String username) {
+        return login(username, "password");
+    }
+
+    public HttpResponse<String> login(String username, String password) {
         return this.http.send("POST", "/api/login", Map.of("Content-Type", "application/json"),
-                "{\"username\":\"" + username + "\",\"password\":\"password\"}");
+                "{\"username\":\"" + username + "\",\"password\":\"" + password + "\"}");
     }
 
     public String token(String username) {

@@ -2,6 +2,7 @@ package io.github.limiter.sample.auth;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 
 import io.github.limiter.RateLimitAdmin;
@@ -10,13 +11,12 @@ import io.github.limiter.sample.answers.AnswerLimits;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.security.authentication.AuthenticationManager;
-import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.core.context.SecurityContext;
@@ -30,16 +30,17 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/login}: checks the credentials with Spring Security, refuses a user banned under
- * any plan's limit with 403 and the time the ban ends, and otherwise opens a session in Redis whose
- * id is the bearer token. While Redis cannot be reached there is neither a ban to check nor a
+ * {@code POST /api/login}: refuses a user banned under any plan's limit with 403 and the time the
+ * ban ends, whatever the password; checks the credentials with Spring Security under the limits of
+ * failed logins ({@link LoginAttempts}: 429 past them), and opens a session in Redis whose id is the
+ * bearer token. While Redis cannot be reached there is neither a ban to check nor a
  * session to open: 503.
  * {@code POST /api/logout} ends the token's session.
  */
 @RestController
 class LoginController {
 
-    private final AuthenticationManager authenticationManager;
+    private final LoginAttempts loginAttempts;
 
     private final FindByIndexNameSessionRepository<? extends Session> sessions;
 
@@ -48,9 +49,9 @@ class LoginController {
     private final AnswerLimits answerLimits;
 
     // the concrete type, as KickOffline's: the generic interface does not match once AOT-processed
-    LoginController(AuthenticationManager authenticationManager, RedisIndexedSessionRepository sessions,
+    LoginController(LoginAttempts loginAttempts, RedisIndexedSessionRepository sessions,
             RateLimitAdmin rateLimits, AnswerLimits answerLimits) {
-        this.authenticationManager = authenticationManager;
+        this.loginAttempts = loginAttempts;
         this.sessions = sessions;
         this.rateLimits = rateLimits;
         this.answerLimits = answerLimits;
@@ -58,23 +59,29 @@ class LoginController {
 
     @PostMapping("/api/login")
     ResponseEntity<?> login(@RequestBody Credentials credentials) {
-        Authentication user;
-        try {
-            user = this.authenticationManager.authenticate(UsernamePasswordAuthenticationToken
-                .unauthenticated(credentials.username(), credentials.password()));
+        if (credentials.username() == null || credentials.username().isBlank() || credentials.password() == null) {
+            return problem(HttpStatus.BAD_REQUEST, "A login needs a username and a password");
         }
-        catch (AuthenticationException ex) {
-            return problem(HttpStatus.UNAUTHORIZED, "Wrong user name or password");
-        }
+        // the user store compares names without case: so do the ban check and the limit per user
+        String username = credentials.username().strip().toLowerCase(Locale.ROOT);
         try {
             // The ban lives in Redis, so every instance refuses the login, not only the one that banned.
-            for (String limitId : this.answerLimits.limitIds()) {
-                Duration banTimeLeft = this.rateLimits.banTimeLeft(limitId, user.getName());
-                if (!banTimeLeft.isZero()) {
-                    return banned(user.getName(), limitId, Instant.now().plus(banTimeLeft));
-                }
+            // It is checked before the password, whose answer would otherwise tell a banned user
+            // (or whoever guesses for them) whether the password was right.
+            ResponseEntity<ProblemDetail> banned = bannedLogin(username);
+            if (banned != null) {
+                return banned;
             }
-            return ResponseEntity.ok(Map.of("token", open(this.sessions, user)));
+            Authentication user;
+            try {
+                // past a limit of failed logins, this throws RateLimitExceededException: 429
+                user = this.loginAttempts.authenticate(username, credentials.password());
+            }
+            catch (AuthenticationException ex) {
+                return problem(HttpStatus.UNAUTHORIZED, "Wrong user name or password");
+            }
+            banned = bannedLogin(user.getName());
+            return (banned != null) ? banned : ResponseEntity.ok(Map.of("token", open(this.sessions, user)));
         }
         catch (DataAccessException ex) {
             ResponseEntity<ProblemDetail> unavailable = problem(HttpStatus.SERVICE_UNAVAILABLE,
@@ -82,6 +89,17 @@ class LoginController {
             return ResponseEntity.status(unavailable.getStatusCode()).header("Retry-After", "1")
                 .body(unavailable.getBody());
         }
+    }
+
+    /** A 403 if the user is banned under any plan's limit, else {@code null}. */
+    private @Nullable ResponseEntity<ProblemDetail> bannedLogin(String username) {
+        for (String limitId : this.answerLimits.limitIds()) {
+            Duration banTimeLeft = this.rateLimits.banTimeLeft(limitId, username);
+            if (!banTimeLeft.isZero()) {
+                return banned(username, limitId, Instant.now().plus(banTimeLeft));
+            }
+        }
+        return null;
     }
 
     /** {@code POST /api/logout}: ends the session of the token, on every instance. */
@@ -121,7 +139,7 @@ class LoginController {
         return ResponseEntity.status(status).body(ProblemDetail.forStatusAndDetail(status, detail));
     }
 
-    record Credentials(String username, String password) {
+    record Credentials(@Nullable String username, @Nullable String password) {
     }
 
 }

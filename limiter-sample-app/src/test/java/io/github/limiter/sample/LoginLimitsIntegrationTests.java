@@ -1,0 +1,119 @@
+package io.github.limiter.sample;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Set;
+import java.util.UUID;
+
+import io.github.limiter.sample.auth.LoginAttempts;
+import io.github.limiter.test.FixedWindows;
+import io.github.limiter.test.RedisServerExtension;
+import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sample's login under its limits of failed attempts (5 per user and 20 per client address in 15
+ * minutes), over real HTTP on a real Redis: wrong passwords count, right ones do not; past a limit
+ * the login is answered 429 with {@code Retry-After}, the right password too; a banned user's login
+ * is answered 403 whatever the password.
+ */
+@WithRedis
+@SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class LoginLimitsIntegrationTests {
+
+    private static final String PREFIX = "logins-" + UUID.randomUUID() + ":";
+
+    private static final Duration WINDOW = Duration.ofMinutes(15);
+
+    @Value("${local.server.port}")
+    private int port;
+
+    @Autowired
+    private StringRedisTemplate redis;
+
+    private SampleClient client;
+
+    @DynamicPropertySource
+    static void redis(DynamicPropertyRegistry registry) {
+        RedisServerExtension.registerProperties(registry, PREFIX);
+        registry.add("sample.sessions.namespace", () -> PREFIX + "sessions");
+    }
+
+    @BeforeEach
+    void start() {
+        this.client = new SampleClient(this.port);
+        // every test logs in from this machine's address: each starts with no failed login counted
+        Set<String> counts = this.redis.keys(PREFIX + "{login.*");
+        if (counts != null && !counts.isEmpty()) {
+            this.redis.delete(counts);
+        }
+        // the limits are fixed windows of 15 minutes of Redis's clock: none ends within a test
+        FixedWindows.awaitRoom(this.redis, WINDOW, Duration.ofMinutes(1));
+    }
+
+    @Test
+    void theSixthWrongPasswordIsRefusedAndTheRightOneTooUntilTheWindowEnds() {
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            assertThat(this.client.login("bob", "guess-" + attempt).statusCode()).as("attempt %d", attempt)
+                .isEqualTo(401);
+        }
+        HttpResponse<String> sixth = this.client.login("bob", "guess-6");
+        assertThat(sixth.statusCode()).isEqualTo(429);
+        long retryAfter = Long.parseLong(sixth.headers().firstValue("Retry-After").orElseThrow());
+        assertThat(retryAfter).as("seconds to the window's end").isPositive().isLessThanOrEqualTo(WINDOW.toSeconds());
+        assertThat(sixth.body()).contains("\"limitId\":\"" + LoginAttempts.BY_USER + "\"");
+        HttpResponse<String> right = this.client.login("bob");
+        assertThat(right.statusCode()).as("the right password, within the window").isEqualTo(429);
+        assertThat(right.headers().firstValue("Retry-After")).isPresent();
+        assertThat(this.client.login("BOB").statusCode()).as("the same user, spelled otherwise").isEqualTo(429);
+        assertThat(this.client.login("carol").statusCode()).as("another user").isEqualTo(200);
+    }
+
+    @Test
+    void successfulLoginsNeverCountAndAnAddressGetsTwentyFailures() {
+        for (int login = 1; login <= 25; login++) {
+            assertThat(this.client.login("carol").statusCode()).as("login %d", login).isEqualTo(200);
+        }
+        for (int attempt = 1; attempt <= 20; attempt++) {
+            assertThat(this.client.login("user-" + attempt, "guess").statusCode()).as("attempt %d", attempt)
+                .isEqualTo(401);
+        }
+        HttpResponse<String> refused = this.client.login("user-21", "guess");
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(refused.body()).contains("\"limitId\":\"" + LoginAttempts.BY_ADDRESS + "\"");
+        assertThat(this.client.login("carol").statusCode()).as("a right password from that address too")
+            .isEqualTo(429);
+    }
+
+    @Test
+    void aBannedUsersLoginIsRefusedWhateverThePassword() {
+        String alice = this.client.token("alice");
+        for (int read = 1; read <= 21; read++) {
+            this.client.read(alice, 1 + read % 3);
+        }
+        HttpResponse<String> wrong = this.client.login("alice", "wrong");
+        assertThat(wrong.statusCode()).isEqualTo(403);
+        assertThat(wrong.body()).contains("alice is banned for reading too fast, until ");
+        assertThat(this.client.login("alice").statusCode()).isEqualTo(403);
+        assertThat(FixedWindows.count(this.redis, PREFIX + "{" + LoginAttempts.BY_USER + ":alice}"))
+            .as("her one login succeeded and gave its permit back; the banned attempts were not counted")
+            .isZero();
+    }
+
+    @Test
+    void aLoginWithoutAUsernameIsTheClientsMistake() {
+        assertThat(this.client.login("", "guess").statusCode()).isEqualTo(400);
+        assertThat(this.client.login(" ", "guess").statusCode()).isEqualTo(400);
+    }
+
+}
