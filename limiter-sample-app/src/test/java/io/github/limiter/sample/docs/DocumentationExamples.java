@@ -35,6 +35,34 @@ final class DocumentationExamples {
     }
 
     /** README.md, the opening example and the Quick start. */
+    static class Completions {
+
+        @RateLimit(key = "#apiKey", window = "1h", max = 100_000, cost = "#request.maxTokens()",
+                actualCost = "#result.usage().totalTokens()")
+        public Completion complete(String apiKey, CompletionRequest request) {
+            return new Completion(new Usage(Math.min(request.maxTokens(), 42)));
+        }
+
+    }
+
+    record CompletionRequest(String prompt, int maxTokens) {
+    }
+
+    record Completion(Usage usage) {
+    }
+
+    record Usage(int totalTokens) {
+    }
+
+    static class Scans {
+
+        @RateLimit(key = "#userId", window = "1d", max = 100, actualCost = "#exception == null ? 1 : 0")
+        public String recognize(String userId, byte[] image) {
+            return "text";
+        }
+
+    }
+
     static class Answers {
 
         @RateLimit(key = "#userId", window = "60s", max = 20)
