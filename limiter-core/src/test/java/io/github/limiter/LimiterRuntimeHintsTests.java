@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import io.github.limiter.annotation.RateLimit;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class LimiterRuntimeHintsTests {
 
     private static final ReflectionHintsPredicates reflection = RuntimeHintsPredicates.reflection();
 
-    private final RuntimeHints hints = processAheadOfTime(Answers.class, Reports.class, Orders.class,
+    private final RuntimeHints hints = processAheadOfTime(Answers.class, Reports.class, Orders.class, Settled.class,
             AuditedOrders.class, Unlimited.class);
 
     @Test
@@ -93,6 +94,16 @@ class LimiterRuntimeHintsTests {
             .as("the element type of an array argument a cost reads")
             .accepts(this.hints);
         assertThat(reflection.onType(Ticket.class)).as("a key that is the argument itself").rejects(this.hints);
+    }
+
+    @Test
+    void registersTheTypesAnActualCostReads() {
+        assertThat(reflection.onType(Receipt.class).withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS))
+            .as("what a future completes with").accepts(this.hints);
+        assertThat(reflection.onType(Usage.class).withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS))
+            .as("a returned value").accepts(this.hints);
+        assertThat(reflection.onType(Throwable.class).withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS))
+            .as("#exception").accepts(this.hints);
     }
 
     @Test
@@ -160,6 +171,26 @@ class LimiterRuntimeHintsTests {
 
         @RateLimit(key = "#ticket", window = "1s", max = 10)
         public void close(Ticket ticket) {
+        }
+
+    }
+
+    public record Receipt(long items) {
+    }
+
+    public record Usage(long tokens) {
+    }
+
+    public static class Settled {
+
+        @RateLimit(key = "#customer", window = "1s", max = 10, actualCost = "#result.items()")
+        public CompletableFuture<Receipt> order(String customer) {
+            return CompletableFuture.completedFuture(new Receipt(1));
+        }
+
+        @RateLimit(key = "#customer", window = "1s", max = 10, actualCost = "#exception == null ? #result.tokens() : 1")
+        public Usage complete(String customer) {
+            return new Usage(1);
         }
 
     }

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 
 import io.github.limiter.InvalidRateLimitException;
 import org.jspecify.annotations.Nullable;
@@ -15,6 +16,8 @@ import org.springframework.aot.hint.ReflectionHints;
 import org.springframework.beans.factory.aot.BeanRegistrationAotContribution;
 import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.beans.factory.support.RegisteredBean;
+import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.expression.ParseException;
 import org.springframework.util.ClassUtils;
@@ -24,7 +27,8 @@ import org.springframework.util.ClassUtils;
  * image needs for them: the limited methods, which the advisor's pointcut finds by introspection and
  * the proxy calls by reflection; the fallback each names, which the interceptor finds and calls by
  * reflection; and, for a key or cost written in SpEL, the public methods of the declared types of
- * the method's parameters, through which SpEL reads properties such as {@code #order.customerId}.
+ * the method's parameters, through which SpEL reads properties such as {@code #order.customerId}, and
+ * for an {@code actualCost} its result's type ({@code #result.usage()}) too.
  *
  * <p>Methods are resolved as the advisor resolves them at run time: the method most specific to the
  * bean's class, with its own annotations or else its class's, and the fallback looked up in the
@@ -76,7 +80,8 @@ final class RateLimitBeanRegistrationAotProcessor implements BeanRegistrationAot
         catch (InvalidRateLimitException ex) {
             // the application's start fails with it, as it does without AOT
         }
-        if (annotations.stream().anyMatch((annotation) -> writtenInSpel(annotation, method))) {
+        boolean settles = annotations.stream().anyMatch((annotation) -> !annotation.actualCost().isBlank());
+        if (settles || annotations.stream().anyMatch((annotation) -> writtenInSpel(annotation, method))) {
             for (Class<?> type : method.getParameterTypes()) {
                 Class<?> element = elementType(type);
                 if (!element.isPrimitive()) {
@@ -84,6 +89,25 @@ final class RateLimitBeanRegistrationAotProcessor implements BeanRegistrationAot
                 }
             }
         }
+        if (settles) {
+            // what #result and #exception read: the value the method returns, or its future or Mono completes with
+            Class<?> result = resultType(method, beanClass);
+            if (result != null && !result.isPrimitive() && result != Object.class) {
+                argumentTypes.add(result);
+            }
+            argumentTypes.add(Throwable.class);
+        }
+    }
+
+    private static @Nullable Class<?> resultType(Method method, Class<?> beanClass) {
+        ResolvableType returned = ResolvableType.forMethodReturnType(method, beanClass);
+        Class<?> raw = returned.resolve();
+        if (raw == null) {
+            return null;
+        }
+        boolean deferred = CompletionStage.class.isAssignableFrom(raw)
+                || ReactiveAdapterRegistry.getSharedInstance().getAdapter(raw) != null;
+        return deferred ? returned.getGeneric(0).resolve() : raw;
     }
 
     private boolean writtenInSpel(RateLimit annotation, Method method) {
