@@ -25,6 +25,10 @@ class QuoteController(private val reports: ReportService) {
     suspend fun report(@PathVariable user: String, @RequestParam(defaultValue = "1") pages: Int): String =
         reports.generate(ReportRequest(user, pages))
 
+    @GetMapping("/imports/{user}")
+    suspend fun import(@PathVariable user: String, @RequestParam(defaultValue = "") file: String): String =
+        reports.import(user, file)
+
     @GetMapping("/digests/{user}")
     suspend fun digest(@PathVariable user: String): String = reports.digest(user)
 

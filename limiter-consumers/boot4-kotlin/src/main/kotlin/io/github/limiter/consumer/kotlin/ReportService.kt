@@ -3,7 +3,9 @@ package io.github.limiter.consumer.kotlin
 import io.github.limiter.RateLimitExceededException
 import io.github.limiter.annotation.RateLimit
 import kotlinx.coroutines.delay
+import org.springframework.http.HttpStatus
 import org.springframework.stereotype.Service
+import org.springframework.web.server.ResponseStatusException
 
 /** What a report is asked for: its pages are what it costs. */
 data class ReportRequest(val user: String, val pages: Int)
@@ -24,6 +26,19 @@ class ReportService {
     suspend fun digest(user: String): String {
         delay(1)
         return "Digest for $user"
+    }
+
+    /**
+     * Three failed imports per user an hour: a successful one gives its permit back
+     * (`actualCost`), a failed one keeps it, settled once the function has returned or thrown.
+     */
+    @RateLimit(name = "imports", key = "#user", window = "1h", max = 3, actualCost = "#exception == null ? 0 : 1")
+    suspend fun import(user: String, file: String): String {
+        delay(1)
+        if (file.isBlank()) {
+            throw ResponseStatusException(HttpStatus.BAD_REQUEST, "An empty file cannot be imported")
+        }
+        return "Imported $file for $user"
     }
 
     suspend fun digestLater(user: String, refusal: RateLimitExceededException): String {
