@@ -146,7 +146,7 @@ public interface RateLimiter {
      * @param sinceDecision the time from the decision's answer to now
      * @return completes with whether a count changed, or fails as a decision would when Redis
      * cannot settle
-     * @since 0.2.0
+     * @since 0.1.0
      */
     default CompletionStage<Boolean> settleAsync(LimitRequest request, Decision decision, long actualCost,
             Duration sinceDecision) {
