@@ -9,10 +9,14 @@
 --            alert  <prefix>{<limit-id>:<key>}:alert   present once the window's alert has fired
 -- ARGV[1]  'acquire' to decide and count, 'check' to decide without counting or banning (the
 --          first pass over limits in different Redis Cluster slots), 'peek' to read the state only
--- ARGV[2]  n, the number of limits; then seven values per limit:
+-- ARGV[2]  n, the number of limits; then ten values per limit:
 --            algorithm (1 fixed window, 2 sliding log, 3 sliding window, 4 token bucket),
 --            max, window in ms, cost (permits this call takes, 0..max),
---            alert-at (0: none), ban in ms (0: none), shadow (1: shadow mode, 0: enforced)
+--            alert-at (0: none), ban in ms (0: none), shadow (1: shadow mode, 0: enforced),
+--            period ends: for a calendar limit (a fixed window), the ends in ms since 1970 of the
+--            calendar period before the one the application's clock is in, of that one and of the
+--            next; the call counts in the first that Redis's clock has not passed (period_of);
+--            0 0 0 for a limit without a calendar
 --
 -- Reply for 'acquire': six integers per limit, in order:
 --   outcome      0 allowed, 1 rejected (past max), 2 banned, 3 allowed by this limit but the call
@@ -35,12 +39,15 @@ local function decide(ko, ao, reply)
   local all_fit = true
 
   for i = 1, n do
-    local a = ao + 2 + (i - 1) * 7
+    local a = ao + 2 + (i - 1) * 10
     local k = ko + (i - 1) * 3
     local l = { state_key = KEYS[k + 1], ban_key = KEYS[k + 2], alert_key = KEYS[k + 3],
                 algorithm = tonumber(ARGV[a + 1]), max = tonumber(ARGV[a + 2]), window = tonumber(ARGV[a + 3]),
                 cost = tonumber(ARGV[a + 4]), alert_at = tonumber(ARGV[a + 5]), ban_ms = tonumber(ARGV[a + 6]),
                 shadow = tonumber(ARGV[a + 7]) == 1 }
+    if ARGV[a + 8] ~= '0' then
+      l.ends = { tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]) }
+    end
     local s = ALGORITHMS[l.algorithm].check(l)
     s.ban = ttl_of(l.ban_key, math.max(l.ban_ms, l.window))
     if (s.ban > 0 or not s.fits) and not l.shadow then
