@@ -2,6 +2,8 @@ package io.github.limiter.annotation;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -14,6 +16,7 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
@@ -30,7 +33,8 @@ import org.springframework.expression.ParseException;
  */
 final class AnnotationResolution {
 
-    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null, null, null);
+    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null, null, null, null,
+            null);
 
     private static final long UNSET = -1;
 
@@ -54,6 +58,8 @@ final class AnnotationResolution {
     private final String window;
 
     private final String banFor;
+
+    private final String zone;
 
     private final String policyName;
 
@@ -90,6 +96,7 @@ final class AnnotationResolution {
         this.name = resolve("name", annotation.name(), placeholders);
         this.window = resolve("window", annotation.window(), placeholders);
         this.banFor = resolve("banFor", annotation.banFor(), placeholders);
+        this.zone = resolve("zone", annotation.zone(), placeholders);
         this.policyName = (chosenPolicy != null) ? chosenPolicy : resolve("policy", annotation.policy(), placeholders);
         this.policy = PolicyChoice.isChoice(this.policyName) ? NO_POLICY : policy();
     }
@@ -129,14 +136,54 @@ final class AnnotationResolution {
         if (idProblem != null) {
             throw invalid("name", limitId, idProblem);
         }
-        Duration window = this.window.isBlank() ? this.policy.window()
-                : duration(Field.WINDOW, this.window);
+        CalendarWindow calendar = calendar();
+        // what the annotation writes wins over the policy: its calendar over the policy's window, and back
+        Duration window = !this.window.isBlank() ? duration(Field.WINDOW, this.window)
+                : (this.annotation.calendar().length == 0) ? this.policy.window() : null;
+        if (calendar != null && window != null) {
+            throw invalid("calendar", calendar.name(), "excludes window (" + written(Field.WINDOW, window.toString())
+                    + "): a calendar limit counts calendar periods, not windows of one length; set one of them"
+                    + ((this.annotation.calendar().length == 0) ? " (both from limiter.policies." + this.policyName
+                            + ")" : ""));
+        }
         Long max = (this.annotation.max() != UNSET) ? Long.valueOf(this.annotation.max()) : this.policy.max();
         Long alertAt = (this.annotation.alertAt() != UNSET) ? Long.valueOf(this.annotation.alertAt())
                 : this.policy.alertAt();
         Duration banFor = this.banFor.isBlank() ? this.policy.banFor()
                 : duration(Field.BAN_FOR, this.banFor);
         Algorithm algorithm = algorithm();
+        ZoneId zone = null;
+        ZoneExpression zoneExpression = null;
+        if (calendar != null) {
+            if (algorithm != Algorithm.FIXED_WINDOW) {
+                throw invalid("algorithm", algorithm.name(), "cannot count calendar " + calendar + " periods: a "
+                        + "calendar limit is a fixed window by nature; leave algorithm unset or FIXED_WINDOW"
+                        + fromPolicy(Field.ALGORITHM));
+            }
+            window = calendar.estimatedLength();
+            String zoneText = !this.zone.isBlank() ? this.zone : this.policy.zone();
+            if (zoneText == null || zoneText.isBlank()) {
+                zone = ZoneOffset.UTC;
+            }
+            else if (LimitChecks.isZoneId(zoneText)) {
+                String problem = LimitChecks.zoneProblem(zoneText);
+                if (problem != null) {
+                    throw invalid("zone", zoneText, problem + (this.zone.isBlank()
+                            ? " (from limiter.policies." + this.policyName + ".zone)" : ""));
+                }
+                zone = ZoneId.of(zoneText.strip());
+            }
+            else {
+                zoneExpression = parsed("zone", zoneText, zoneText, this.keyExpressions::parseZone,
+                        "is neither a zone id nor a valid SpEL expression: ");
+                // what descriptions show; each call counts in the zone its expression gives
+                zone = ZoneOffset.UTC;
+            }
+        }
+        else if (!this.zone.isBlank()) {
+            throw invalid("zone", this.zone, "needs a calendar: a zone says whose calendar days, weeks, months or "
+                    + "years count; set calendar (CalendarWindow.DAY, WEEK, MONTH or YEAR) or remove zone");
+        }
         if (max == null) {
             throw invalid("max", Long.toString(this.annotation.max()),
                     "is not set; set max to the calls allowed per window (at least 1)" + inPolicy());
@@ -146,11 +193,24 @@ final class AnnotationResolution {
             throw invalid(problem.field().attribute(), written(problem.field(), problem.value()),
                     problem.message() + fromPolicy(problem.field()));
         }
-        Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
+        Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode(), calendar,
+                zone);
         String described = this.targetClass.getSimpleName() + "." + this.method.getName() + "("
                 + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
         return new LimitSpec(limitId, key(), cost(max), limit, described, onFailure(), null,
-                this.policyName.isEmpty() ? null : this.policyName, written());
+                this.policyName.isEmpty() ? null : this.policyName, written(), zoneExpression);
+    }
+
+    /** The calendar the annotation writes, else the policy's unless the annotation writes a window. */
+    private @Nullable CalendarWindow calendar() {
+        CalendarWindow[] calendars = this.annotation.calendar();
+        if (calendars.length > 1) {
+            throw invalid("calendar", Arrays.toString(calendars), "names more than one calendar period");
+        }
+        if (calendars.length == 1) {
+            return calendars[0];
+        }
+        return this.window.isBlank() ? this.policy.calendar() : null;
     }
 
     /** The fields the annotation writes itself: a policy override leaves them as written. */

@@ -149,6 +149,19 @@ final class KeyExpressions {
     }
 
     /**
+     * Parses a zone chosen per call.
+     * @param zone the SpEL text
+     * @param method the method whose calls it is evaluated for
+     * @return the parsed expression
+     * @throws ParseException if the text is not valid SpEL
+     */
+    public ZoneExpression parseZone(String zone, Method method) {
+        String text = zone.trim();
+        return new ZoneExpression(text, this.parser.parseExpression(text),
+                new Calls(this.shared, method, this.parameterNames));
+    }
+
+    /**
      * Parses a cost: a whole number, or a SpEL expression.
      * @param cost the text; blank for one permit per call
      * @param method the method whose calls it costs, for the names of its parameters

@@ -11,19 +11,18 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import io.github.limiter.CalendarWindow;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.test.Closer;
+import io.github.limiter.test.RedisClock;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,8 +47,9 @@ class CalendarLimitsIntegrationTests {
     @Test
     void theCountStartsAgainWhenTheDayEndsAndRefusedCallsAreToldToRetryThen() {
         // a zone whose midnight is 3 to 4 seconds away on Redis's clock
-        long end = (redisMillis() / 1000 + 4) * 1000;
-        ZoneOffset zone = ZoneOffset.ofTotalSeconds(offsetWhoseMidnightIs(end / 1000));
+        RedisClock.DayEnd dayEnd = RedisClock.dayEndingIn(redis, Duration.ofSeconds(3));
+        long end = dayEnd.epochMillis();
+        ZoneOffset zone = dayEnd.zone();
         assertThat(CalendarWindow.DAY.end(Instant.ofEpochMilli(redisMillis()), zone))
             .isEqualTo(Instant.ofEpochMilli(end));
         Limit threeADay = Limit.of(3, CalendarWindow.DAY, zone);
@@ -67,7 +67,7 @@ class CalendarLimitsIntegrationTests {
         assertThat(ttl).as("the count lives until the day's end, no longer").isPositive()
             .isLessThanOrEqualTo(end - before);
 
-        awaitRedisClock(end);
+        RedisClock.await(redis, end, Duration.ofSeconds(15));
         Decision nextDay = this.limiter.tryAcquire("daily", "alice", threeADay);
         assertThat(nextDay.allowed()).isTrue();
         assertThat(nextDay.count()).as("counted afresh in the new day").isEqualTo(1);
@@ -130,26 +130,8 @@ class CalendarLimitsIntegrationTests {
                 .isGreaterThan(weekEnd - before - 5_000));
     }
 
-    /** The offset, within what {@link ZoneOffset} allows, at which {@code epochSecond} is midnight. */
-    static int offsetWhoseMidnightIs(long epochSecond) {
-        int offset = (int) Math.floorMod(-epochSecond, 86_400L);
-        return (offset > 64_800) ? offset - 86_400 : offset;
-    }
-
-    static long redisMillis() {
-        Long now = redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
-        assertThat(now).isNotNull();
-        return now;
-    }
-
-    /** Waits, a bounded while, for Redis's clock to reach {@code epochMillis}. */
-    static void awaitRedisClock(long epochMillis) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        long now;
-        while ((now = redisMillis()) < epochMillis) {
-            assertThat(System.nanoTime() - deadline).as("Redis's clock reached %d in time", epochMillis).isNegative();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(Math.min(epochMillis - now, 100)));
-        }
+    private static long redisMillis() {
+        return RedisClock.millis(redis);
     }
 
 }

@@ -394,7 +394,7 @@ class LimiterAutoConfigurationTests {
 
     @Test
     void policyWithoutWindowFailsTheStart() {
-        assertStartFails("limiter.policies.answers.window = '' is not set; every limit needs a window",
+        assertStartFails("limiter.policies.answers.window = '' is not set; every limit needs a window or a calendar",
                 "limiter.policies.answers.max=20");
     }
 
