@@ -2,8 +2,6 @@ package io.github.limiter.annotation;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -136,7 +134,8 @@ final class AnnotationResolution {
         if (idProblem != null) {
             throw invalid("name", limitId, idProblem);
         }
-        CalendarWindow calendar = calendar();
+        CalendarWindow calendar = CalendarAttributes.calendar(this.annotation, this.window, this.policy,
+                this::invalid);
         // what the annotation writes wins over the policy: its calendar over the policy's window, and back
         Duration window = !this.window.isBlank() ? duration(Field.WINDOW, this.window)
                 : (this.annotation.calendar().length == 0) ? this.policy.window() : null;
@@ -152,38 +151,12 @@ final class AnnotationResolution {
         Duration banFor = this.banFor.isBlank() ? this.policy.banFor()
                 : duration(Field.BAN_FOR, this.banFor);
         Algorithm algorithm = algorithm();
-        ZoneId zone = null;
-        ZoneExpression zoneExpression = null;
-        if (calendar != null) {
-            if (algorithm != Algorithm.FIXED_WINDOW) {
-                throw invalid("algorithm", algorithm.name(), "cannot count calendar " + calendar + " periods: a "
-                        + "calendar limit is a fixed window by nature; leave algorithm unset or FIXED_WINDOW"
-                        + fromPolicy(Field.ALGORITHM));
-            }
-            window = calendar.estimatedLength();
-            String zoneText = !this.zone.isBlank() ? this.zone : this.policy.zone();
-            if (zoneText == null || zoneText.isBlank()) {
-                zone = ZoneOffset.UTC;
-            }
-            else if (LimitChecks.isZoneId(zoneText)) {
-                String problem = LimitChecks.zoneProblem(zoneText);
-                if (problem != null) {
-                    throw invalid("zone", zoneText, problem + (this.zone.isBlank()
-                            ? " (from limiter.policies." + this.policyName + ".zone)" : ""));
-                }
-                zone = ZoneId.of(zoneText.strip());
-            }
-            else {
-                zoneExpression = parsed("zone", zoneText, zoneText, this.keyExpressions::parseZone,
-                        "is neither a zone id nor a valid SpEL expression: ");
-                // what descriptions show; each call counts in the zone its expression gives
-                zone = ZoneOffset.UTC;
-            }
-        }
-        else if (!this.zone.isBlank()) {
-            throw invalid("zone", this.zone, "needs a calendar: a zone says whose calendar days, weeks, months or "
-                    + "years count; set calendar (CalendarWindow.DAY, WEEK, MONTH or YEAR) or remove zone");
-        }
+        CalendarAttributes calendared = CalendarAttributes.resolve(calendar, algorithm, this.zone, this.policy,
+                (property) -> fromPolicy(property, property.equals("algorithm") && fromAnnotation(Field.ALGORITHM)),
+                (text) -> parsed("zone", text, text, this.keyExpressions::parseZone,
+                        "is neither a zone id nor a valid SpEL expression: "),
+                this::invalid);
+        window = calendared.window(window);
         if (max == null) {
             throw invalid("max", Long.toString(this.annotation.max()),
                     "is not set; set max to the calls allowed per window (at least 1)" + inPolicy());
@@ -194,23 +167,11 @@ final class AnnotationResolution {
                     problem.message() + fromPolicy(problem.field()));
         }
         Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode(), calendar,
-                zone);
+                calendared.zone());
         String described = this.targetClass.getSimpleName() + "." + this.method.getName() + "("
                 + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
         return new LimitSpec(limitId, key(), cost(max), limit, described, onFailure(), null,
-                this.policyName.isEmpty() ? null : this.policyName, written(), zoneExpression);
-    }
-
-    /** The calendar the annotation writes, else the policy's unless the annotation writes a window. */
-    private @Nullable CalendarWindow calendar() {
-        CalendarWindow[] calendars = this.annotation.calendar();
-        if (calendars.length > 1) {
-            throw invalid("calendar", Arrays.toString(calendars), "names more than one calendar period");
-        }
-        if (calendars.length == 1) {
-            return calendars[0];
-        }
-        return this.window.isBlank() ? this.policy.calendar() : null;
+                this.policyName.isEmpty() ? null : this.policyName, written(), calendared.expression());
     }
 
     /** The fields the annotation writes itself: a policy override leaves them as written. */
@@ -363,8 +324,12 @@ final class AnnotationResolution {
     }
 
     private String fromPolicy(Field field) {
-        return (fromAnnotation(field) || this.policyName.isEmpty()) ? ""
-                : " (from limiter.policies." + this.policyName + "." + field.property() + ")";
+        return fromPolicy(field.property(), fromAnnotation(field));
+    }
+
+    private String fromPolicy(String property, boolean fromAnnotation) {
+        return (fromAnnotation || this.policyName.isEmpty()) ? ""
+                : " (from limiter.policies." + this.policyName + "." + property + ")";
     }
 
     private String inPolicy() {
