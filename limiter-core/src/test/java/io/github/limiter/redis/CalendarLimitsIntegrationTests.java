@@ -23,9 +23,11 @@ import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Calendar limits on a real Redis, whose clock decides: a day that ends a few seconds into the test
@@ -128,6 +130,37 @@ class CalendarLimitsIntegrationTests {
             .allSatisfy((refused) -> assertThat(refused.retryAfter().toMillis())
                 .isLessThanOrEqualTo(weekEnd - before)
                 .isGreaterThan(weekEnd - before - 5_000));
+    }
+
+    @Test
+    void redissClockChoosesAmongThePeriodsTheApplicationSent() {
+        long now = redisMillis();
+        // an application clock a period behind: Redis's time is in the last of the three periods
+        List<Long> behind = decide("behind", now - 20_000, now - 10_000, now + 30_000);
+        assertThat(behind.get(0)).as("allowed").isZero();
+        assertThat(behind.get(2)).as("the reset counts to the third period's end")
+            .isBetween(30_000L - 5_000, 30_000L);
+        assertThat(redis.opsForHash().keys(this.prefix + "{behind:k}")).containsExactly(Long.toString(now + 30_000));
+        // an application clock ahead: Redis's time is still in the first
+        List<Long> ahead = decide("ahead", now + 30_000, now + 60_000, now + 90_000);
+        assertThat(ahead.get(2)).isBetween(30_000L - 5_000, 30_000L);
+        assertThat(redis.getExpire(this.prefix + "{ahead:k}", TimeUnit.MILLISECONDS)).isBetween(1L, 30_000L);
+    }
+
+    @Test
+    void anApplicationClockMoreThanAPeriodBehindFailsTheCall() {
+        long now = redisMillis();
+        assertThatExceptionOfType(RedisSystemException.class)
+            .isThrownBy(() -> decide("far", now - 30_000, now - 20_000, now - 10_000))
+            .withStackTraceContaining("is past the calendar periods sent");
+        assertThat(redis.hasKey(this.prefix + "{far:k}")).isFalse();
+    }
+
+    /** One acquire of a calendar limit of 5, its three period ends given as an application would send them. */
+    private List<Long> decide(String limitId, long first, long second, long third) {
+        List<String> keys = RedisKeys.of(this.prefix, limitId, "k", false);
+        return redis.execute(DecisionScript.SCRIPT, keys, "acquire", "1", "1", "5", "86400000", "1", "0", "0", "0",
+                Long.toString(first), Long.toString(second), Long.toString(third));
     }
 
     private static long redisMillis() {
