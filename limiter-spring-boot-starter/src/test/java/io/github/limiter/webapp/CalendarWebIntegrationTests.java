@@ -8,12 +8,14 @@ import java.util.UUID;
 
 import io.github.limiter.CalendarWindow;
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.autoconfigure.endpoint.RateLimitsEndpoint;
 import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisClock;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -37,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = CalendarWebIntegrationTests.WebApp.class,
         properties = { "limiter.policies.monthly.calendar=month", "limiter.policies.monthly.zone=Europe/Berlin",
-                "limiter.policies.monthly.max=2" })
+                "limiter.policies.monthly.max=2", "management.endpoints.web.exposure.include=ratelimits" })
 class CalendarWebIntegrationTests {
 
     private static final String PREFIX = "calendar-web-" + UUID.randomUUID() + ":";
@@ -46,6 +48,9 @@ class CalendarWebIntegrationTests {
 
     @Value("${local.server.port}")
     private int port;
+
+    @Autowired
+    private RateLimitsEndpoint endpoint;
 
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
@@ -88,6 +93,26 @@ class CalendarWebIntegrationTests {
         assertThat(nextDay.statusCode()).isEqualTo(200);
         assertThat(nextDay.headers().firstValue("RateLimit")).hasValueSatisfying(
                 (header) -> assertThat(header).startsWith("\"daily\";r=0;t="));
+    }
+
+    @Test
+    void theEndpointShowsTheCalendarAndTheZone() {
+        RateLimitsEndpoint.Report report = this.endpoint.limits();
+        assertThat(report.limits()).filteredOn((limit) -> limit.limitId().equals("monthly"))
+            .singleElement()
+            .satisfies((limit) -> {
+                assertThat(limit.calendar()).isEqualTo("MONTH");
+                assertThat(limit.zone()).isEqualTo("Europe/Berlin");
+                assertThat(limit.algorithm()).isEqualTo("FIXED_WINDOW");
+            });
+        assertThat(report.limits()).filteredOn((limit) -> limit.limitId().equals("daily"))
+            .singleElement()
+            .satisfies((limit) -> assertThat(limit.calendar()).isEqualTo("DAY"));
+        assertThat(report.policies().get("monthly")).satisfies((policy) -> {
+            assertThat(policy.calendar()).isEqualTo("MONTH");
+            assertThat(policy.zone()).isEqualTo("Europe/Berlin");
+            assertThat(policy.window()).isNull();
+        });
     }
 
     private static long seconds(long millis) {
