@@ -157,8 +157,9 @@ final class KeyExpressions {
      */
     public ZoneExpression parseZone(String zone, Method method) {
         String text = zone.trim();
-        return new ZoneExpression(text, this.parser.parseExpression(text),
-                new Calls(this.shared, method, this.parameterNames));
+        Expression parsed = this.parser.parseExpression(text);
+        Calls calls = new Calls(this.shared, method, this.parameterNames);
+        return new ZoneExpression(text, parsed, calls, calls.readsClientIp(parsed));
     }
 
     /**

@@ -16,8 +16,10 @@ import org.springframework.expression.Expression;
  * @param text the expression as written
  * @param expression the parsed expression
  * @param calls the method's arguments, as SpEL sees them
+ * @param readsClientIp whether it reads {@code #clientIp}, which a reactive call knows only when
+ * subscribed to
  */
-record ZoneExpression(String text, Expression expression, Calls calls) {
+record ZoneExpression(String text, Expression expression, Calls calls, boolean readsClientIp) {
 
     /**
      * Resolves the zone of one call.
