@@ -1,6 +1,8 @@
 package io.github.limiter;
 
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
@@ -13,20 +15,30 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre class="code">
  * Limit answers = Limit.of(20, Duration.ofMinutes(1)).withAlertAt(10).withBanFor(Duration.ofMinutes(15));
+ * Limit monthly = Limit.of(10_000, CalendarWindow.MONTH, ZoneId.of("Europe/Berlin"));
  * </pre>
+ *
+ * <p>A calendar limit ({@code calendar} set) counts in the calendar periods of its zone instead of
+ * windows of one length; it is a fixed window by nature, and its {@code window} is the period's
+ * {@linkplain CalendarWindow#estimatedLength() estimated length}.
  *
  * @param algorithm how calls are counted
  * @param max the calls allowed per key and window, at least 1
- * @param window the window's length, at least 1 ms and a whole number of milliseconds
+ * @param window the window's length, at least 1 ms and a whole number of milliseconds; for a
+ * calendar limit, {@code null} or its calendar's estimated length, which it is set to
  * @param alertAt the count after which the next call raises a {@link RateLimitAlertEvent}, between
  * 1 and {@code max - 1}; 0 for no alert
  * @param banFor how long a key that goes past {@code max} is banned, at least 1 ms and a whole
  * number of milliseconds; {@code null} for no ban
  * @param mode whether the limit stops calls or only reports what it would do
+ * @param calendar the calendar period the limit counts in, or {@code null} for a window of one
+ * length
+ * @param zone the zone whose calendar counts, {@code UTC} if {@code null}; {@code null} for a limit
+ * without a calendar
  * @since 0.1.0
  */
 public record Limit(Algorithm algorithm, long max, Duration window, long alertAt, @Nullable Duration banFor,
-        Mode mode) {
+        Mode mode, @Nullable CalendarWindow calendar, @Nullable ZoneId zone) {
 
     /**
      * Validates the components.
@@ -36,11 +48,28 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
      * @param alertAt the alert threshold, or 0
      * @param banFor the ban's length, or {@code null}
      * @param mode the mode
+     * @param calendar the calendar period, or {@code null}
+     * @param zone the calendar's zone, or {@code null}
      * @throws IllegalArgumentException if a component is invalid
      */
     public Limit {
         Objects.requireNonNull(algorithm, "algorithm must not be null");
         Objects.requireNonNull(mode, "mode must not be null");
+        if (calendar != null) {
+            if (algorithm != Algorithm.FIXED_WINDOW) {
+                throw new IllegalArgumentException("algorithm " + algorithm + " cannot count calendar " + calendar
+                        + ": a calendar limit is a fixed window by nature");
+            }
+            if (window != null && !window.equals(calendar.estimatedLength())) {
+                throw new IllegalArgumentException("window " + window + " and calendar " + calendar
+                        + " exclude each other: a calendar limit counts calendar periods");
+            }
+            window = calendar.estimatedLength();
+            zone = (zone != null) ? zone : ZoneOffset.UTC;
+        }
+        else if (zone != null) {
+            throw new IllegalArgumentException("zone " + zone + " needs a calendar: only calendar periods have one");
+        }
         Objects.requireNonNull(window, "window must not be null");
         LimitChecks.Problem problem = LimitChecks.check(algorithm, window, max, (alertAt != 0) ? alertAt : null,
                 banFor);
@@ -48,6 +77,21 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
             throw new IllegalArgumentException(problem.field().attribute() + " " + problem.value() + " "
                     + problem.message());
         }
+    }
+
+    /**
+     * A limit without a calendar.
+     * @param algorithm how calls are counted
+     * @param max the calls allowed per window
+     * @param window the window's length
+     * @param alertAt the alert threshold, or 0
+     * @param banFor the ban's length, or {@code null}
+     * @param mode the mode
+     * @throws IllegalArgumentException if a component is invalid
+     */
+    public Limit(Algorithm algorithm, long max, Duration window, long alertAt, @Nullable Duration banFor,
+            Mode mode) {
+        this(algorithm, max, window, alertAt, banFor, mode, null, null);
     }
 
     /**
@@ -62,12 +106,27 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
     }
 
     /**
+     * Returns a limit of {@code max} calls per calendar period in a zone, with no alert and no
+     * ban.
+     * @param max the calls allowed per period, at least 1
+     * @param calendar the calendar period
+     * @param zone the zone whose calendar counts
+     * @return the limit
+     */
+    public static Limit of(long max, CalendarWindow calendar, ZoneId zone) {
+        return new Limit(Algorithm.FIXED_WINDOW, max, null, 0, null, Mode.ENFORCE,
+                Objects.requireNonNull(calendar, "calendar must not be null"),
+                Objects.requireNonNull(zone, "zone must not be null"));
+    }
+
+    /**
      * Returns a copy counted by another algorithm.
      * @param algorithm the algorithm
      * @return the new limit
      */
     public Limit withAlgorithm(Algorithm algorithm) {
-        return new Limit(algorithm, this.max, this.window, this.alertAt, this.banFor, this.mode);
+        return new Limit(algorithm, this.max, this.window, this.alertAt, this.banFor, this.mode, this.calendar,
+                this.zone);
     }
 
     /**
@@ -76,7 +135,8 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
      * @return the new limit
      */
     public Limit withAlertAt(long alertAt) {
-        return new Limit(this.algorithm, this.max, this.window, alertAt, this.banFor, this.mode);
+        return new Limit(this.algorithm, this.max, this.window, alertAt, this.banFor, this.mode, this.calendar,
+                this.zone);
     }
 
     /**
@@ -86,7 +146,7 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
      */
     public Limit withBanFor(Duration banFor) {
         return new Limit(this.algorithm, this.max, this.window, this.alertAt,
-                Objects.requireNonNull(banFor, "banFor must not be null"), this.mode);
+                Objects.requireNonNull(banFor, "banFor must not be null"), this.mode, this.calendar, this.zone);
     }
 
     /**
@@ -95,7 +155,19 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
      * @return the new limit
      */
     public Limit withMode(Mode mode) {
-        return new Limit(this.algorithm, this.max, this.window, this.alertAt, this.banFor, mode);
+        return new Limit(this.algorithm, this.max, this.window, this.alertAt, this.banFor, mode, this.calendar,
+                this.zone);
+    }
+
+    /**
+     * Returns a copy of a calendar limit that counts in another zone's calendar.
+     * @param zone the zone
+     * @return the new limit
+     * @throws IllegalArgumentException if this limit has no calendar
+     */
+    public Limit withZone(ZoneId zone) {
+        return new Limit(this.algorithm, this.max, this.window, this.alertAt, this.banFor, this.mode, this.calendar,
+                Objects.requireNonNull(zone, "zone must not be null"));
     }
 
     /**

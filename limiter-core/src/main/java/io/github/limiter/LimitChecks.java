@@ -1,8 +1,11 @@
 package io.github.limiter;
 
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,7 +28,42 @@ public final class LimitChecks {
     /** The longest window: keeps microsecond arithmetic well inside {@link #EXACT}. */
     static final Duration LONGEST_WINDOW = Duration.ofDays(3650);
 
+    // what a zone id is written with (Europe/Berlin, UTC+01:00, Etc/GMT-2): anything else is SpEL
+    private static final Pattern ZONE_ID = Pattern.compile("[A-Za-z0-9~/._+:-]+");
+
     private LimitChecks() {
+    }
+
+    /**
+     * Returns whether a calendar limit's zone is written as a zone id ({@code "Europe/Berlin"},
+     * {@code "+02:00"}, {@code "UTC"}), which is checked at start, rather than as a SpEL expression
+     * evaluated per call ({@code "#customer.zone()"}): whether it uses only the characters zone ids
+     * are written with.
+     * @param zone the zone as written
+     * @return {@code true} for a zone id, valid or not
+     */
+    public static boolean isZoneId(String zone) {
+        return ZONE_ID.matcher(zone.strip()).matches();
+    }
+
+    /**
+     * Returns why a zone written as a zone id names no zone, or {@code null} if it names one or is
+     * a SpEL expression (see {@link #isZoneId}).
+     * @param zone the zone as written
+     * @return the problem, to follow the zone in a sentence, or {@code null}
+     */
+    public static @Nullable String zoneProblem(String zone) {
+        if (!isZoneId(zone)) {
+            return null;
+        }
+        try {
+            ZoneId.of(zone.strip());
+            return null;
+        }
+        catch (DateTimeException ex) {
+            return "is not a zone id (" + ex.getMessage() + "); use a region such as Europe/Berlin, an offset "
+                    + "such as +02:00, or UTC";
+        }
     }
 
     /**
@@ -56,7 +94,7 @@ public final class LimitChecks {
             @Nullable Long max, @Nullable Long alertAt, @Nullable Duration banFor) {
         List<Problem> problems = new ArrayList<>();
         if (window == null) {
-            problems.add(new Problem(Field.WINDOW, "", "is not set; every limit needs a window"));
+            problems.add(new Problem(Field.WINDOW, "", "is not set; every limit needs a window or a calendar"));
         }
         else {
             String problem = Windows.problemWith(window);

@@ -39,6 +39,21 @@ local function window_of(window)
   return w[1], w[2]
 end
 
+-- The calendar period a call falls in, as window_of gives a window: of the three periods the
+-- application sent (their ends, from its own clock and the calendar of its zone), the first whose
+-- end Redis's clock has not reached. Redis's clock decides; the application's only has to be less
+-- than a period off. Past the third period, the clocks are too far apart to decide: an error.
+local function period_of(ends)
+  read_clock()
+  for i = 1, 3 do
+    if NOW_MS < ends[i] then
+      return string.format('%d', ends[i]), ends[i] - NOW_MS
+    end
+  end
+  error('limiter: Redis clock ' .. NOW_MS .. ' is past the calendar periods sent (up to ' .. ends[3]
+    .. '): the application clock is more than a period behind Redis')
+end
+
 -- Added to a fixed window's count, negative, once a ban of its key started or was found in that
 -- window: its calls then look the ban up, which the others never do (a ban key is read once per key
 -- and window otherwise, by the window's first call). 2^51: above any fixed window's count (the Java

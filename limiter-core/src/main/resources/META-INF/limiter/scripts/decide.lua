@@ -10,10 +10,14 @@
 -- ARGV[1]  'acquire' to decide and count, 'check' to decide without counting or banning (the
 --          first pass over limits in different Redis Cluster slots), 'peek' to read the state only,
 --          'settle' to settle a call decided earlier (see below)
--- ARGV[2]  n, the number of limits; then seven values per limit:
+-- ARGV[2]  n, the number of limits; then ten values per limit:
 --            algorithm (1 fixed window, 2 sliding log, 3 sliding window, 4 token bucket),
 --            max, window in ms, cost (permits this call takes, 0..max),
---            alert-at (0: none), ban in ms (0: none), shadow (1: shadow mode, 0: enforced)
+--            alert-at (0: none), ban in ms (0: none), shadow (1: shadow mode, 0: enforced),
+--            period ends: for a calendar limit (a fixed window), the ends in ms since 1970 of the
+--            calendar period before the one the application's clock is in, of that one and of the
+--            next; the call counts in the first that Redis's clock has not passed (period_of);
+--            0 0 0 for a limit without a calendar
 --
 -- Reply for 'acquire': six integers per limit, in order:
 --   outcome      0 allowed, 1 rejected (past max), 2 banned, 3 allowed by this limit but the call
@@ -28,7 +32,8 @@
 --
 -- 'settle' gives back or charges what a call allowed earlier turned out to cost beyond the cost its
 -- decision took (@RateLimit's actualCost), in the window the call was decided in. Its seven values
--- per limit are those of 'acquire' but four: cost is the difference (negative: given back),
+-- per limit are those of 'acquire' but four (the period ends those of now, from the application's
+-- clock): cost is the difference (negative: given back),
 -- alert-at the reset the call's decision replied, ban the ms from that reply to this call, shadow
 -- the channel on which a count that fell is announced (the state key, as an unban's), so that the
 -- instances that remember refusals ask Redis again; empty for none.
@@ -43,10 +48,13 @@ local function decide(ko, ao, reply)
   local n = tonumber(ARGV[ao + 2])
   if mode == 'settle' then
     for i = 1, n do
-      local a = ao + 2 + (i - 1) * 7
+      local a = ao + 2 + (i - 1) * 10
       local l = { state_key = KEYS[ko + (i - 1) * 3 + 1], algorithm = tonumber(ARGV[a + 1]),
                   window = tonumber(ARGV[a + 3]), delta = tonumber(ARGV[a + 4]), reset = tonumber(ARGV[a + 5]),
                   since = tonumber(ARGV[a + 6]) }
+      if ARGV[a + 8] ~= '0' then
+        l.ends = { tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]) }
+      end
       local settle = ALGORITHMS[l.algorithm].settle
       if not settle then
         error('limiter: calls under algorithm ' .. l.algorithm .. ' cannot be settled')
@@ -65,12 +73,15 @@ local function decide(ko, ao, reply)
   local all_fit = true
 
   for i = 1, n do
-    local a = ao + 2 + (i - 1) * 7
+    local a = ao + 2 + (i - 1) * 10
     local k = ko + (i - 1) * 3
     local l = { state_key = KEYS[k + 1], ban_key = KEYS[k + 2], alert_key = KEYS[k + 3],
                 algorithm = tonumber(ARGV[a + 1]), max = tonumber(ARGV[a + 2]), window = tonumber(ARGV[a + 3]),
                 cost = tonumber(ARGV[a + 4]), alert_at = tonumber(ARGV[a + 5]), ban_ms = tonumber(ARGV[a + 6]),
                 shadow = tonumber(ARGV[a + 7]) == 1 }
+    if ARGV[a + 8] ~= '0' then
+      l.ends = { tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]) }
+    end
     local s = ALGORITHMS[l.algorithm].check(l)
     s.ban = ttl_of(l.ban_key, math.max(l.ban_ms, l.window))
     if (s.ban > 0 or not s.fits) and not l.shadow then

@@ -1,12 +1,19 @@
 -- FIXED_WINDOW (1): windows are periods of Redis's clock, aligned on multiples of their length (a
--- 60 s window starts at each minute); a key's counts are a hash, one field per window (its end, in
--- ms since 1970), and the key expires when its window ends. Admits up to 2 x max calls across the
--- edge of two windows. The general path of fixed_window_fast.lua's shape, and what every other
--- shape (several limits, shadow mode, 'check' and 'peek') runs: the same counts, read before they
--- are written; a count kept under another window length is carried over as the fast path does.
+-- 60 s window starts at each minute), or, for a calendar limit, the calendar periods decide.lua's
+-- arguments carry (period_of), which only this general path counts; a key's counts are a hash,
+-- one field per window (its end, in ms since 1970), and the key expires when its window ends.
+-- Admits up to 2 x max calls across the edge of two windows. The general path of
+-- fixed_window_fast.lua's shape, and what every other shape (several limits, shadow mode, 'check'
+-- and 'peek') runs: the same counts, read before they are written; a count kept under another
+-- window length is carried over as the fast path does.
 ALGORITHMS[1] = {
   check = function(l)
-    local field, reset = window_of(l.window)
+    local field, reset
+    if l.ends then
+      field, reset = period_of(l.ends)
+    else
+      field, reset = window_of(l.window)
+    end
     local all = redis.call('HGETALL', l.state_key)
     local s = { field = field, window_reset = reset, all = all, reset = 0 }
     s.count = running_count(all)
@@ -56,8 +63,14 @@ ALGORITHMS[1] = {
         return 0, 0, 0
       end
       -- the call took nothing from a window without a count (reset 0): its charge opens the window
-      -- of the decision's time, if that still runs
-      ends = (math.floor((NOW_MS - l.since) / l.window) + 1) * l.window
+      -- of the decision's time (a calendar limit's: the period of those sent that holds it), if
+      -- that still runs
+      local decided = NOW_MS - l.since
+      if l.ends then
+        ends = (decided < l.ends[1] and l.ends[1]) or (decided < l.ends[2] and l.ends[2]) or l.ends[3]
+      else
+        ends = (math.floor(decided / l.window) + 1) * l.window
+      end
       if ends <= NOW_MS then
         return 0, 0, 0
       end

@@ -29,9 +29,9 @@ class CoreShapeTests {
 
     private static final Path CLASSES = Path.of("target", "classes");
 
-    // the public top-level types of the API today, RateLimitAdmin and RedisRateLimiterBuilder among
-    // them; issue 28's goal is 20
-    private static final int MOST_PUBLIC_TYPES = 33;
+    // the public top-level types of the API today, RateLimitAdmin, RedisRateLimiterBuilder and
+    // CalendarWindow (issue 29's calendar quotas) among them; issue 28's goal is 20
+    private static final int MOST_PUBLIC_TYPES = 34;
 
     // public only until their removal: a former name kept, deprecated, where a type moved
     private static final Set<String> FORMER_NAMES = Set.of("io.github.limiter.annotation.InvalidRateLimitException");

@@ -22,7 +22,7 @@ class LimitChecksTests {
     @Test
     void findsAMissingWindow() {
         assertThat(LimitChecks.problems(null, null, 20L, null, null))
-            .containsExactly(new Problem(Field.WINDOW, "", "is not set; every limit needs a window"));
+            .containsExactly(new Problem(Field.WINDOW, "", "is not set; every limit needs a window or a calendar"));
     }
 
     @Test

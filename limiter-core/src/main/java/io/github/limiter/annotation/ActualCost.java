@@ -1,8 +1,14 @@
 package io.github.limiter.annotation;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Set;
 
+import io.github.limiter.Algorithm;
+import io.github.limiter.Limit;
+import io.github.limiter.LimitChecks.Field;
 import org.jspecify.annotations.Nullable;
+
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
 
@@ -22,6 +28,50 @@ record ActualCost(String text, Expression expression, Calls calls) {
 
     /** What the call threw or failed with, or {@code null}. */
     static final String EXCEPTION = "exception";
+
+    /** The variables an actual cost reads besides a key's. */
+    static final Set<String> VARIABLES = Set.of(RESULT, EXCEPTION);
+
+    /** What messages add to the variables a key may read. */
+    static final String ALSO = "; in actualCost also #" + RESULT + " and #" + EXCEPTION;
+
+    /** The shortest window a limit with an actual cost may have (see {@link #problem}). */
+    static final Duration MIN_WINDOW = Duration.ofSeconds(1);
+
+    /**
+     * What keeps a limit from settling its calls exactly, if anything. Only a limit whose counts are
+     * kept per window of Redis's clock can, in the window the call was decided in, which is found
+     * from the time since the decision: a window shorter than a second could be taken for the next.
+     * @param limit the limit, as configured
+     * @return the problem, or {@code null}
+     */
+    static @Nullable Problem problem(Limit limit) {
+        Algorithm algorithm = limit.algorithm();
+        if (algorithm == Algorithm.TOKEN_BUCKET || algorithm == Algorithm.SLIDING_LOG) {
+            return new Problem(Field.ALGORITHM, "cannot be settled exactly under " + algorithm + ": "
+                    + ((algorithm == Algorithm.TOKEN_BUCKET)
+                            ? "a bucket's tokens refill from the moment they are taken, so by the time a call ends "
+                                    + "nothing tells how many of its tokens are still out"
+                            : "a sliding log holds one entry per permit at its call's time, which a later "
+                                    + "settlement cannot tell from other calls'")
+                    + "; use FIXED_WINDOW or SLIDING_WINDOW, whose counts are kept per window");
+        }
+        if (limit.window().compareTo(MIN_WINDOW) < 0) {
+            return new Problem(Field.WINDOW, "needs a window of at least 1s, not " + limit.window().toMillis()
+                    + "ms: a settlement finds the window its call was decided in from the time since the "
+                    + "decision, which a shorter window could end within");
+        }
+        return null;
+    }
+
+    /**
+     * Why a limit cannot settle.
+     *
+     * @param field the setting that keeps it from it
+     * @param message what is wrong, for the start's failure
+     */
+    record Problem(Field field, String message) {
+    }
 
     /**
      * Evaluates the call's actual cost.

@@ -14,6 +14,7 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
@@ -30,12 +31,10 @@ import org.springframework.expression.ParseException;
  */
 final class AnnotationResolution {
 
-    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null, null, null);
+    private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null, null, null, null,
+            null);
 
     private static final long UNSET = -1;
-
-    /** The shortest window a limit with an actualCost may have (see {@link #actualCost}). */
-    static final Duration MIN_SETTLED_WINDOW = Duration.ofSeconds(1);
 
     private final RateLimit annotation;
 
@@ -57,6 +56,8 @@ final class AnnotationResolution {
     private final String window;
 
     private final String banFor;
+
+    private final String zone;
 
     private final String policyName;
 
@@ -93,6 +94,7 @@ final class AnnotationResolution {
         this.name = resolve("name", annotation.name(), placeholders);
         this.window = resolve("window", annotation.window(), placeholders);
         this.banFor = resolve("banFor", annotation.banFor(), placeholders);
+        this.zone = resolve("zone", annotation.zone(), placeholders);
         this.policyName = (chosenPolicy != null) ? chosenPolicy : resolve("policy", annotation.policy(), placeholders);
         this.policy = PolicyChoice.isChoice(this.policyName) ? NO_POLICY : policy();
     }
@@ -132,14 +134,29 @@ final class AnnotationResolution {
         if (idProblem != null) {
             throw invalid("name", limitId, idProblem);
         }
-        Duration window = this.window.isBlank() ? this.policy.window()
-                : duration(Field.WINDOW, this.window);
+        CalendarWindow calendar = CalendarAttributes.calendar(this.annotation, this.window, this.policy,
+                this::invalid);
+        // what the annotation writes wins over the policy: its calendar over the policy's window, and back
+        Duration window = !this.window.isBlank() ? duration(Field.WINDOW, this.window)
+                : (this.annotation.calendar().length == 0) ? this.policy.window() : null;
+        if (calendar != null && window != null) {
+            throw invalid("calendar", calendar.name(), "excludes window (" + written(Field.WINDOW, window.toString())
+                    + "): a calendar limit counts calendar periods, not windows of one length; set one of them"
+                    + ((this.annotation.calendar().length == 0) ? " (both from limiter.policies." + this.policyName
+                            + ")" : ""));
+        }
         Long max = (this.annotation.max() != UNSET) ? Long.valueOf(this.annotation.max()) : this.policy.max();
         Long alertAt = (this.annotation.alertAt() != UNSET) ? Long.valueOf(this.annotation.alertAt())
                 : this.policy.alertAt();
         Duration banFor = this.banFor.isBlank() ? this.policy.banFor()
                 : duration(Field.BAN_FOR, this.banFor);
         Algorithm algorithm = algorithm();
+        CalendarAttributes calendared = CalendarAttributes.resolve(calendar, algorithm, this.zone, this.policy,
+                (property) -> fromPolicy(property, property.equals("algorithm") && fromAnnotation(Field.ALGORITHM)),
+                (text) -> parsed("zone", text, text, this.keyExpressions::parseZone,
+                        "is neither a zone id nor a valid SpEL expression: "),
+                this::invalid);
+        window = calendared.window(window);
         if (max == null) {
             throw invalid("max", Long.toString(this.annotation.max()),
                     "is not set; set max to the calls allowed per window (at least 1)" + inPolicy());
@@ -149,11 +166,13 @@ final class AnnotationResolution {
             throw invalid(problem.field().attribute(), written(problem.field(), problem.value()),
                     problem.message() + fromPolicy(problem.field()));
         }
-        Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode());
+        Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode(), calendar,
+                calendared.zone());
         String described = this.targetClass.getSimpleName() + "." + this.method.getName() + "("
                 + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
         return new LimitSpec(limitId, key(), cost(max), limit, described, onFailure(), null,
-                this.policyName.isEmpty() ? null : this.policyName, written(), actualCost(limit));
+                this.policyName.isEmpty() ? null : this.policyName, written(), calendared.expression(),
+                actualCost(limit));
     }
 
     /** The fields the annotation writes itself: a policy override leaves them as written. */
@@ -244,50 +263,18 @@ final class AnnotationResolution {
         return cost;
     }
 
-    /**
-     * The expression of the call's actual cost, or {@code null}. Only a limit whose counts are kept
-     * per window of Redis's clock can settle exactly, in the window the call was decided in, found
-     * from the time since the decision: a window shorter than a second could be mistaken for the next.
-     */
+    /** The expression of the call's actual cost, or {@code null}; refused where it cannot settle exactly. */
     private @Nullable ActualCost actualCost(Limit limit) {
         String text = this.annotation.actualCost();
         if (text.isBlank()) {
             return null;
         }
-        if (limit.algorithm() != Algorithm.FIXED_WINDOW && limit.algorithm() != Algorithm.SLIDING_WINDOW) {
-            throw invalid("actualCost", text, "cannot be settled exactly under " + limit.algorithm() + fromPolicy(
-                    Field.ALGORITHM) + ": " + ((limit.algorithm() == Algorithm.TOKEN_BUCKET)
-                            ? "a bucket's tokens refill from the moment they are taken, so by the time a call ends "
-                                    + "nothing tells how many of its tokens are still out"
-                            : "a sliding log holds one entry per permit at its call's time, which a later "
-                                    + "settlement cannot tell from other calls'")
-                    + "; use FIXED_WINDOW or SLIDING_WINDOW, whose counts are kept per window");
+        ActualCost.Problem problem = ActualCost.problem(limit);
+        if (problem != null) {
+            throw invalid("actualCost", text, problem.message() + fromPolicy(problem.field()));
         }
-        if (limit.window().compareTo(MIN_SETTLED_WINDOW) < 0) {
-            throw invalid("actualCost", text, "needs a window of at least 1s, not " + limit.window().toMillis()
-                    + "ms" + fromPolicy(Field.WINDOW) + ": a settlement finds the window its call was decided in "
-                    + "from the time since the decision, which a shorter window could end within");
-        }
-        ActualCost actualCost;
-        try {
-            actualCost = this.keyExpressions.parseActualCost(text, this.method);
-        }
-        catch (ParseException ex) {
-            throw InvalidLimits.of(this.targetClass, this.method, "actualCost", text,
-                    "is not a valid SpEL expression: " + ex.getMessage(), ex);
-        }
-        List<String> unknown = this.keyExpressions.unknownVariables(text, this.method)
-            .stream()
-            .filter((name) -> !name.equals(ActualCost.RESULT) && !name.equals(ActualCost.EXCEPTION))
-            .toList();
-        if (!unknown.isEmpty()) {
-            String names = unknown.stream().map((name) -> "#" + name).collect(Collectors.joining(", "));
-            throw invalid("actualCost", text, "reads " + names + ", which " + ((unknown.size() == 1) ? "is" : "are")
-                    + " neither a parameter of the method nor a variable the limiter provides: "
-                    + this.keyExpressions.describeVariables(this.method) + "; in actualCost also #"
-                    + ActualCost.RESULT + " and #" + ActualCost.EXCEPTION);
-        }
-        return actualCost;
+        return parsed("actualCost", text, text, this.keyExpressions::parseActualCost,
+                "is not a valid SpEL expression: ");
     }
 
     private LimitPolicy policy() {
@@ -333,12 +320,16 @@ final class AnnotationResolution {
 
     /** A variable that names no parameter would read null on every call: fail the start instead. */
     private void checkVariables(String attribute, String value, String expression) {
-        List<String> unknown = this.keyExpressions.unknownVariables(expression, this.method);
+        boolean afterCall = attribute.equals("actualCost");
+        List<String> unknown = this.keyExpressions.unknownVariables(expression, this.method)
+            .stream()
+            .filter((name) -> !afterCall || !ActualCost.VARIABLES.contains(name))
+            .toList();
         if (!unknown.isEmpty()) {
             String names = unknown.stream().map((name) -> "#" + name).collect(Collectors.joining(", "));
             throw invalid(attribute, value, "reads " + names + ", which " + ((unknown.size() == 1) ? "is" : "are")
                     + " neither a parameter of the method nor a variable the limiter provides: "
-                    + this.keyExpressions.describeVariables(this.method));
+                    + this.keyExpressions.describeVariables(this.method) + (afterCall ? ActualCost.ALSO : ""));
         }
     }
 
@@ -352,8 +343,12 @@ final class AnnotationResolution {
     }
 
     private String fromPolicy(Field field) {
-        return (fromAnnotation(field) || this.policyName.isEmpty()) ? ""
-                : " (from limiter.policies." + this.policyName + "." + field.property() + ")";
+        return fromPolicy(field.property(), fromAnnotation(field));
+    }
+
+    private String fromPolicy(String property, boolean fromAnnotation) {
+        return (fromAnnotation || this.policyName.isEmpty()) ? ""
+                : " (from limiter.policies." + this.policyName + "." + property + ")";
     }
 
     private String inPolicy() {

@@ -149,6 +149,20 @@ final class KeyExpressions {
     }
 
     /**
+     * Parses a zone chosen per call.
+     * @param zone the SpEL text
+     * @param method the method whose calls it is evaluated for
+     * @return the parsed expression
+     * @throws ParseException if the text is not valid SpEL
+     */
+    public ZoneExpression parseZone(String zone, Method method) {
+        String text = zone.trim();
+        Expression parsed = this.parser.parseExpression(text);
+        Calls calls = new Calls(this.shared, method, this.parameterNames);
+        return new ZoneExpression(text, parsed, calls, calls.readsClientIp(parsed));
+    }
+
+    /**
      * Parses a cost: a whole number, or a SpEL expression.
      * @param cost the text; blank for one permit per call
      * @param method the method whose calls it costs, for the names of its parameters

@@ -23,11 +23,12 @@ import org.jspecify.annotations.Nullable;
  * @param choice the policy chosen per call, or {@code null} when the limit is fixed
  * @param policy the policy the limit takes its unset values from, or {@code null}
  * @param written the fields written on the annotation, which a policy override does not change
+ * @param zone the calendar's zone chosen per call, or {@code null} when the limit's zone is fixed
  * @param actualCost what a call really cost, settled after it ran, or {@code null} to keep its cost
  */
 record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit, String method,
         @Nullable OnFailure onFailure, @Nullable PolicyChoice choice, @Nullable String policy, Set<Field> written,
-        @Nullable ActualCost actualCost) {
+        @Nullable ZoneExpression zone, @Nullable ActualCost actualCost) {
 
     LimitSpec {
         written = Set.copyOf(written);
@@ -35,13 +36,22 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
 
     LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit, String method,
             @Nullable OnFailure onFailure) {
-        this(limitId, key, cost, limit, method, onFailure, null, null, Set.of(), null);
+        this(limitId, key, cost, limit, method, onFailure, null, null, Set.of(), null, null);
     }
 
     /** This limit standing for a policy chosen per call, among the limits of {@code choice}. */
     LimitSpec choosing(PolicyChoice choice) {
         return new LimitSpec(this.limitId, this.key, this.cost, this.limit, this.method, this.onFailure, choice,
-                this.policy, this.written, this.actualCost);
+                this.policy, this.written, this.zone, this.actualCost);
+    }
+
+    /**
+     * The limit a call is counted under: {@code inForce}, in the zone the call's arguments choose
+     * if the limit's zone is chosen per call.
+     * @throws IllegalArgumentException if the zone's expression gives no zone
+     */
+    Limit limitForCall(Limit inForce, Method called, @Nullable Object[] args) {
+        return (this.zone != null) ? inForce.withZone(this.zone.resolve(called, args)) : inForce;
     }
 
     /** The limit a call is counted under: this one, or the one of the policy the call chooses. */
@@ -72,7 +82,9 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
      */
     Limit overriddenBy(PolicyOverride override) {
         long max = pick(Field.MAX, override.max(), this.limit.max());
-        Duration window = pick(Field.WINDOW, override.window(), this.limit.window());
+        // a calendar written on the annotation wins over the policy's window, and its overrides
+        Duration window = (this.limit.calendar() != null) ? this.limit.window()
+                : pick(Field.WINDOW, override.window(), this.limit.window());
         long alertAt = pick(Field.ALERT_AT, override.alertAt(), this.limit.alertAt());
         Duration banFor = (override.banFor() != null && !this.written.contains(Field.BAN_FOR)) ? override.banFor()
                 : this.limit.banFor();
@@ -82,7 +94,7 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
             throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have "
                     + problem.field().property() + " " + problem.value() + ", which " + problem.message());
         }
-        if (this.actualCost != null && window.compareTo(AnnotationResolution.MIN_SETTLED_WINDOW) < 0) {
+        if (this.actualCost != null && window.compareTo(ActualCost.MIN_WINDOW) < 0) {
             throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have window "
                     + window.toMillis() + "ms, below the 1s its actualCost needs to find a call's window");
         }
@@ -90,7 +102,8 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
             throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have max "
                     + max + ", below its cost " + literal.cost() + ": no call could ever pass");
         }
-        return new Limit(this.limit.algorithm(), max, window, alertAt, banFor, this.limit.mode());
+        return new Limit(this.limit.algorithm(), max, window, alertAt, banFor, this.limit.mode(),
+                this.limit.calendar(), this.limit.zone());
     }
 
     private <T> T pick(Field field, @Nullable T override, T configured) {

@@ -1,5 +1,6 @@
 package io.github.limiter.annotation;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -106,8 +107,15 @@ public final class PolicyOverrides {
         if (override.isEmpty()) {
             return limitsOf(policy);
         }
-        List<LimitChecks.Problem> problems = LimitChecks.problems(configured.algorithm(),
-                pick(override.window(), configured.window()), pick(override.max(), configured.max()),
+        if (configured.calendar() != null && override.window() != null) {
+            throw new IllegalArgumentException("Policy '" + policy + "' counts calendar " + configured.calendar()
+                    + " periods and cannot take window " + override.window() + " (override: " + override.describe()
+                    + ")");
+        }
+        Duration window = (configured.calendar() != null) ? configured.calendar().estimatedLength()
+                : pick(override.window(), configured.window());
+        List<LimitChecks.Problem> problems = LimitChecks.problems(configured.algorithm(), window,
+                pick(override.max(), configured.max()),
                 pick(override.alertAt(), configured.alertAt()), pick(override.banFor(), configured.banFor()));
         if (!problems.isEmpty()) {
             LimitChecks.Problem problem = problems.get(0);
@@ -257,7 +265,7 @@ public final class PolicyOverrides {
         for (LimitDescription limit : event.limits()) {
             Limit now = limit.limit();
             limits.append((limits.length() > 0) ? "; " : "").append(limit.limitId()).append(": ").append(now.max())
-                .append(" per ").append(now.window());
+                .append(" per ").append((now.calendar() != null) ? now.calendar() + " in " + now.zone() : now.window());
             if (now.alertAt() != 0) {
                 limits.append(", alert past ").append(now.alertAt());
             }

@@ -9,6 +9,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.Limit;
 import io.github.limiter.OnFailure;
 
@@ -170,5 +171,25 @@ public @interface RateLimit {
      * @return the limit id, or the empty string for the default
      */
     String name() default "";
+
+    /**
+     * The calendar period counted in, instead of a {@link #window()}: written
+     * {@code calendar = CalendarWindow.MONTH}; {@code max} calls are allowed per key and calendar
+     * day, ISO week (from Monday), month or year of the {@link #zone()}, and a refused call is told
+     * to retry when the next period starts. Excludes {@code window} and takes the fixed window's
+     * algorithm only. At most one.
+     * @return the calendar period, or none for the policy's (a window without a policy)
+     */
+    CalendarWindow[] calendar() default {};
+
+    /**
+     * The zone whose calendar counts, for a limit with a {@link #calendar()}: a zone id
+     * ({@code "Europe/Berlin"}, {@code "UTC"}, {@code "+02:00"}), checked at start, or else a SpEL
+     * expression evaluated on each call, with the same variables as {@link #key()}
+     * ({@code "#customer.zone()"}), that gives a {@code ZoneId}, a {@code TimeZone} or a zone id;
+     * a call whose expression gives none is refused with an {@link IllegalArgumentException}.
+     * @return the zone, or the empty string for the policy's ({@code UTC} without one)
+     */
+    String zone() default "";
 
 }

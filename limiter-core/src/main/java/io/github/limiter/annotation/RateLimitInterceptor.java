@@ -156,8 +156,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
                 }
                 throw new BlankRateLimitKeyException(spec.limitId(), spec.key().text(), spec.method());
             }
-            requests.add(new LimitRequest(spec.limitId(), key, this.overrides.limitOf(spec),
-                    spec.cost().resolve(method, args)));
+            requests.add(new LimitRequest(spec.limitId(), key, spec.limitForCall(this.overrides.limitOf(spec), method,
+                    args), spec.cost().resolve(method, args)));
         }
         return requests;
     }

@@ -2,6 +2,7 @@ package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import io.github.limiter.Limit;
@@ -74,7 +75,7 @@ final class DecisionCall {
     }
 
     /**
-     * Adds a limit: in the general layout its three keys, from its state key, and its seven
+     * Adds a limit: in the general layout its three keys, from its state key, and its ten
      * arguments; a call of one limit whose shape the fast path decides, in that path's layout.
      */
     DecisionCall add(String stateKey, Limit limit, long cost) {
@@ -129,6 +130,17 @@ final class DecisionCall {
         out[arg + 4] = number(alertAt);
         out[arg + 5] = number(banMillis);
         out[arg + 6] = last;
+        if (limit.calendar() != null) {
+            long[] ends = CalendarPeriods.ends(limit, Instant.now());
+            out[arg + 7] = number(ends[0]);
+            out[arg + 8] = number(ends[1]);
+            out[arg + 9] = number(ends[2]);
+        }
+        else {
+            out[arg + 7] = SMALL[0];
+            out[arg + 8] = SMALL[0];
+            out[arg + 9] = SMALL[0];
+        }
         this.added++;
         return this;
     }

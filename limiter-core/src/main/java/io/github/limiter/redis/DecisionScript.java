@@ -39,8 +39,11 @@ final class DecisionScript {
     /** Keys per limit: state, ban, alert. */
     static final int KEYS_PER_LIMIT = 3;
 
-    /** Arguments per limit: algorithm, max, window, cost, alert-at, ban, shadow. */
-    static final int ARGS_PER_LIMIT = 7;
+    /**
+     * Arguments per limit: algorithm, max, window, cost, alert-at, ban, shadow, and the ends of three
+     * calendar periods ({@link CalendarPeriods}), zeros for a limit without a calendar.
+     */
+    static final int ARGS_PER_LIMIT = 10;
 
     /** Arguments before the first limit's: the mode and the number of limits. */
     static final int LEADING_ARGS = 2;
@@ -122,9 +125,13 @@ final class DecisionScript {
         return algorithm == Algorithm.FIXED_WINDOW || algorithm == Algorithm.SLIDING_WINDOW;
     }
 
-    /** Whether a call of one limit can take the fixed-window fast path. */
+    /**
+     * Whether a call of one limit can take the fixed-window fast path: not a calendar limit's,
+     * whose periods only the general layout carries.
+     */
     static boolean fast(byte[] mode, Limit limit) {
-        return mode == ACQUIRE && limit.algorithm() == Algorithm.FIXED_WINDOW && limit.mode() == Limit.Mode.ENFORCE;
+        return mode == ACQUIRE && limit.algorithm() == Algorithm.FIXED_WINDOW && limit.mode() == Limit.Mode.ENFORCE
+                && limit.calendar() == null;
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.github.limiter.annotation;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -9,6 +11,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.BlankRateLimitKeyException;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.redis.RedisRateLimiter;
@@ -101,6 +104,16 @@ class ClientIpIntegrationTests {
     }
 
     @Test
+    void aReactiveCallsZoneReadsTheAddressItsSubscriberCarries() {
+        Pages pages = start();
+        Mono<String> fromTokyo = pages.daily().contextWrite((context) -> context.put(
+                RateLimitAdvisor.CLIENT_IP_ATTRIBUTE, "198.51.100.1"));
+        StepVerifier.create(fromTokyo).expectNext("page").expectComplete().verify(WAIT);
+        long tokyoMidnight = CalendarWindow.DAY.end(Instant.now(), ZoneId.of("Asia/Tokyo")).toEpochMilli();
+        assertThat(redis.opsForHash().keys(this.prefix + "{daily}")).containsExactly(Long.toString(tokyoMidnight));
+    }
+
+    @Test
     void aParameterNamedClientIpWins() {
         Pages pages = start();
         inRequestFrom("203.0.113.9");
@@ -158,6 +171,12 @@ class ClientIpIntegrationTests {
         @RateLimit(name = "pages", key = "#clientIp", window = "1m", max = 2, algorithm = Algorithm.SLIDING_LOG)
         public String read() {
             return "page";
+        }
+
+        @RateLimit(name = "daily", max = 5, calendar = CalendarWindow.DAY,
+                zone = "#clientIp.startsWith('198.51.100.') ? 'Asia/Tokyo' : 'UTC'")
+        public Mono<String> daily() {
+            return Mono.just("page");
         }
 
         @RateLimit(name = "streams", key = "#clientIp", window = "1m", max = 2, algorithm = Algorithm.SLIDING_LOG)

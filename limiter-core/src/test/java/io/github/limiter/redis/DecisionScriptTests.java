@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DecisionScriptTests {
 
-    private static final Map<String, Integer> WORDS = Map.of("two", 2, "three", 3, "six", 6, "seven", 7);
+    private static final Map<String, Integer> WORDS = Map.of("two", 2, "three", 3, "six", 6, "seven", 7, "ten", 10);
 
     private final String header = header();
 
@@ -77,7 +77,7 @@ class DecisionScriptTests {
         DecisionCall call = new DecisionCall(DecisionScript.ACQUIRE, 2);
         call.add("p:{a:k}", Limit.of(5, Duration.ofSeconds(1)), 1);
         call.add("p:{b:k}", Limit.of(5, Duration.ofSeconds(1)), 1);
-        assertThat(call.keysAndArgs().length).isEqualTo(2 * (3 + 7) + 2);
+        assertThat(call.keysAndArgs().length).isEqualTo(2 * (3 + 10) + 2);
         assertThat(List.of(call.keysAndArgs())).doesNotContainNull();
         assertThat(call.numKeys()).isEqualTo(6);
         assertThat(call.replySize()).isEqualTo(12);

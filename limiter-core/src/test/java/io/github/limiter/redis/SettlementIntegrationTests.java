@@ -2,6 +2,9 @@ package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
@@ -10,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
@@ -74,6 +78,25 @@ class SettlementIntegrationTests {
         assertThat(count("free", "k")).isEqualTo(2);
         assertThat(redis.getExpire(stateKey("free", "k"), TimeUnit.MILLISECONDS)).isPositive()
             .isLessThanOrEqualTo(Duration.ofHours(1).toMillis());
+    }
+
+    @Test
+    void aCalendarLimitSettlesInItsPeriodAndAChargeOpensItWithThePeriodsExpiry() {
+        RedisRateLimiter limiter = limiter();
+        Limit perYear = Limit.of(100, CalendarWindow.YEAR, ZoneOffset.UTC);
+        LimitRequest ten = new LimitRequest("yearly", "k", perYear, 10);
+        Decision decided = limiter.tryAcquire(List.of(ten));
+        assertThat(settle(limiter, ten, decided, 4)).isTrue();
+        assertThat(count("yearly", "k")).isEqualTo(4);
+        LimitRequest free = new LimitRequest("yearly", "other", perYear, 0);
+        Decision nothingTaken = limiter.tryAcquire(List.of(free));
+        assertThat(settle(limiter, free, nothingTaken, 3)).isTrue();
+        assertThat(count("yearly", "other")).isEqualTo(3);
+        long untilNextYear = Duration.between(Instant.now(),
+                ZonedDateTime.now(ZoneOffset.UTC).withDayOfYear(1).toLocalDate().plusYears(1)
+                    .atStartOfDay(ZoneOffset.UTC)).toMillis();
+        assertThat(redis.getExpire(stateKey("yearly", "other"), TimeUnit.MILLISECONDS))
+            .as("the period's end, no later").isPositive().isLessThanOrEqualTo(untilNextYear + 1000);
     }
 
     @Test

@@ -2,10 +2,12 @@ package io.github.limiter.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
 import io.github.limiter.OnFailure;
@@ -62,8 +64,9 @@ public class LimiterProperties implements Validator {
     /**
      * Named policies, used as @RateLimit(policy = "<name>"), each with: algorithm (fixed-window,
      * sliding-log, sliding-window, token-bucket), window (60s, 1m, PT1M), max, alert-at, ban-for,
-     * mode (enforce, shadow) and on-failure (allow, deny). Attributes set on the annotation override
-     * the policy's.
+     * mode (enforce, shadow), on-failure (allow, deny), and calendar (day, week, month, year) with
+     * zone (Europe/Berlin, or SpEL per call) to count per calendar period instead of per window.
+     * Attributes set on the annotation override the policy's.
      */
     private Map<String, Policy> policies = new LinkedHashMap<>();
 
@@ -183,11 +186,14 @@ public class LimiterProperties implements Validator {
     public void validate(Object target, Errors errors) {
         LimiterProperties properties = (LimiterProperties) target;
         properties.policies.forEach((name, policy) -> {
-            for (LimitChecks.Problem problem : LimitChecks.problems(policy.algorithm, policy.window, policy.max,
+            Duration window = (policy.calendar != null && policy.window == null)
+                    ? policy.calendar.estimatedLength() : policy.window;
+            for (LimitChecks.Problem problem : LimitChecks.problems(policy.algorithm, window, policy.max,
                     policy.alertAt, policy.banFor)) {
                 errors.reject("limiter.policy", "limiter.policies." + name + "." + problem.field().property()
                         + " = '" + problem.value() + "' " + problem.message());
             }
+            rejectCalendarProblems("limiter.policies." + name + ".", policy, errors);
         });
         if (properties.defaultPolicy != null && !properties.policies.containsKey(properties.defaultPolicy)) {
             errors.reject("limiter.default-policy", "limiter.default-policy = '" + properties.defaultPolicy
@@ -216,6 +222,28 @@ public class LimiterProperties implements Validator {
         }
     }
 
+    /** A calendar excludes a window and other algorithms; a zone needs a calendar, and a zone id must name one. */
+    private static void rejectCalendarProblems(String prefix, Policy policy, Errors errors) {
+        String calendar = (policy.calendar != null) ? policy.calendar.name().toLowerCase(Locale.ROOT) : null;
+        if (calendar != null && policy.window != null) {
+            errors.reject("limiter.policy", prefix + "calendar = '" + calendar + "' excludes window ('"
+                    + policy.window + "'): a calendar policy counts calendar periods; set one of them");
+        }
+        if (calendar != null && policy.algorithm != null && policy.algorithm != Algorithm.FIXED_WINDOW) {
+            errors.reject("limiter.policy", prefix + "algorithm = '"
+                    + policy.algorithm.name().toLowerCase(Locale.ROOT).replace('_', '-') + "' cannot count calendar "
+                    + calendar + " periods: a calendar policy is a fixed window by nature");
+        }
+        if (policy.zone != null && calendar == null) {
+            errors.reject("limiter.policy", prefix + "zone = '" + policy.zone + "' needs a calendar: set "
+                    + prefix + "calendar (day, week, month or year)");
+        }
+        String zoneProblem = (policy.zone != null) ? LimitChecks.zoneProblem(policy.zone) : null;
+        if (zoneProblem != null) {
+            errors.reject("limiter.policy", prefix + "zone = '" + policy.zone + "' " + zoneProblem);
+        }
+    }
+
     private static void rejectUnlessPositive(Errors errors, String property, Duration value) {
         if (value.isZero() || value.isNegative()) {
             errors.reject(property, property + " = '" + value + "' must be positive");
@@ -235,9 +263,22 @@ public class LimiterProperties implements Validator {
         private @Nullable Algorithm algorithm;
 
         /**
-         * Length of the window, such as 60s or 1m. Required.
+         * Length of the window, such as 60s or 1m. Required, unless the policy has a calendar.
          */
         private @Nullable Duration window;
+
+        /**
+         * Calendar period counted in instead of a window: day, week (ISO, from Monday), month or
+         * year, in the policy's zone. Excludes window; counted as a fixed window.
+         */
+        private @Nullable CalendarWindow calendar;
+
+        /**
+         * Zone whose calendar counts, for a policy with a calendar: a zone id such as
+         * Europe/Berlin, or a SpEL expression evaluated on each call such as #customer.zone().
+         * Defaults to UTC.
+         */
+        private @Nullable String zone;
 
         /**
          * Whether the policy's limits stop calls (enforce) or only count, alert and report what they
@@ -299,6 +340,22 @@ public class LimiterProperties implements Validator {
 
         public void setWindow(@Nullable Duration window) {
             this.window = window;
+        }
+
+        public @Nullable CalendarWindow getCalendar() {
+            return this.calendar;
+        }
+
+        public void setCalendar(@Nullable CalendarWindow calendar) {
+            this.calendar = calendar;
+        }
+
+        public @Nullable String getZone() {
+            return this.zone;
+        }
+
+        public void setZone(@Nullable String zone) {
+            this.zone = zone;
         }
 
         public @Nullable Long getMax() {

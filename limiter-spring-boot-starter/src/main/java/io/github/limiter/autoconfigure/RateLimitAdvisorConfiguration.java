@@ -51,7 +51,8 @@ class RateLimitAdvisorConfiguration {
         Map<String, LimitPolicy> policies = new LinkedHashMap<>();
         properties.getPolicies()
             .forEach((name, policy) -> policies.put(name, new LimitPolicy(policy.getAlgorithm(), policy.getWindow(), policy.getMax(),
-                    policy.getAlertAt(), policy.getBanFor(), policy.getMode(), policy.getOnFailure())));
+                    policy.getAlertAt(), policy.getBanFor(), policy.getMode(), policy.getOnFailure(),
+                    policy.getCalendar(), policy.getZone())));
         return policies;
     }
 

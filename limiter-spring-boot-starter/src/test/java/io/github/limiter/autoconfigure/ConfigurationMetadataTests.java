@@ -37,7 +37,7 @@ class ConfigurationMetadataTests {
         assertThat(properties).filteredOn((property) -> property.get("name").equals("limiter.policies"))
             .singleElement()
             .satisfies((property) -> assertThat((String) property.get("description")).contains("algorithm", "window",
-                    "max", "alert-at", "ban-for", "mode", "on-failure"));
+                    "max", "alert-at", "ban-for", "mode", "on-failure", "calendar", "zone"));
     }
 
 }

@@ -2,6 +2,7 @@ package io.github.limiter.autoconfigure;
 
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -10,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
@@ -371,6 +373,38 @@ class LimiterAutoConfigurationTests {
     }
 
     @Test
+    void bindsACalendarPolicyWithItsZoneAndLimitsByIt() {
+        this.runner.withBean(MonthlyLimits.class)
+            .withPropertyValues("limiter.policies.monthly.calendar=month", "limiter.policies.monthly.zone=Europe/Berlin",
+                    "limiter.policies.monthly.max=10000")
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                LimiterProperties.Policy monthly = context.getBean(LimiterProperties.class).getPolicies().get("monthly");
+                assertThat(monthly.getCalendar()).isEqualTo(CalendarWindow.MONTH);
+                assertThat(monthly.getZone()).isEqualTo("Europe/Berlin");
+                assertThat(context.getBean(RateLimitAdvisor.class).limits()).singleElement()
+                    .satisfies((limit) -> assertThat(limit.limit())
+                        .isEqualTo(Limit.of(10_000, CalendarWindow.MONTH, ZoneId.of("Europe/Berlin"))));
+            });
+    }
+
+    @Test
+    void aCalendarPolicyThatCannotWorkFailsTheStart() {
+        assertStartFails("limiter.policies.monthly.calendar = 'month' excludes window ('PT720H')",
+                "limiter.policies.monthly.calendar=month", "limiter.policies.monthly.window=30d",
+                "limiter.policies.monthly.max=5");
+        assertStartFails("limiter.policies.monthly.algorithm = 'token-bucket' cannot count calendar month periods",
+                "limiter.policies.monthly.calendar=month", "limiter.policies.monthly.algorithm=token-bucket",
+                "limiter.policies.monthly.max=5");
+        assertStartFails("limiter.policies.monthly.zone = 'Europe/Berln' is not a zone id",
+                "limiter.policies.monthly.calendar=month", "limiter.policies.monthly.zone=Europe/Berln",
+                "limiter.policies.monthly.max=5");
+        assertStartFails("limiter.policies.daily.zone = 'Europe/Berlin' needs a calendar",
+                "limiter.policies.daily.window=1d", "limiter.policies.daily.zone=Europe/Berlin",
+                "limiter.policies.daily.max=5");
+    }
+
+    @Test
     void bindsThePolicysAlgorithmInKebabCase() {
         this.runner.withPropertyValues("limiter.policies.quota.algorithm=token-bucket", "limiter.policies.quota.window=1h",
                 "limiter.policies.quota.max=1000")
@@ -394,7 +428,7 @@ class LimiterAutoConfigurationTests {
 
     @Test
     void policyWithoutWindowFailsTheStart() {
-        assertStartFails("limiter.policies.answers.window = '' is not set; every limit needs a window",
+        assertStartFails("limiter.policies.answers.window = '' is not set; every limit needs a window or a calendar",
                 "limiter.policies.answers.max=20");
     }
 
@@ -516,6 +550,14 @@ class LimiterAutoConfigurationTests {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(message);
         });
+    }
+
+    static class MonthlyLimits {
+
+        @RateLimit(key = "#apiKey", policy = "monthly")
+        public void call(String apiKey) {
+        }
+
     }
 
     @Configuration(proxyBeanMethods = false)

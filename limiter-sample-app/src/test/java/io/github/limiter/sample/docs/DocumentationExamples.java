@@ -1,9 +1,11 @@
 package io.github.limiter.sample.docs;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.Decision;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
@@ -196,6 +198,29 @@ final class DocumentationExamples {
         @RateLimit(key = "#userId", window = "60s", max = 20, alertAt = 10, banFor = "15m")
         public String read(String userId) {
             return userId;
+        }
+
+    }
+
+    /** docs/calendar.md, calendar quotas. */
+    static class Quotas {
+
+        @RateLimit(key = "#apiKey", max = 10_000, calendar = CalendarWindow.MONTH, zone = "Europe/Berlin")
+        public String report(String apiKey) {
+            return apiKey;
+        }
+
+        @RateLimit(key = "#customer.id()", max = 100, calendar = CalendarWindow.DAY, zone = "#customer.zone()")
+        public String export(Customer customer) {
+            return customer.id();
+        }
+
+        @RateLimit(key = "#apiKey", policy = "monthly")
+        public String search(String apiKey) {
+            return apiKey;
+        }
+
+        record Customer(String id, ZoneId zone) {
         }
 
     }

@@ -85,7 +85,8 @@ public class RateLimitsEndpoint {
         this.properties.getPolicies()
             .forEach((name, policy) -> policies.put(name, new PolicyEntry(name(policy.getAlgorithm()),
                     text(policy.getWindow()), policy.getMax(), policy.getAlertAt(), text(policy.getBanFor()),
-                    name(policy.getMode()), OverrideEntry.of(overrides.get(name)))));
+                    name(policy.getMode()), OverrideEntry.of(overrides.get(name)), name(policy.getCalendar()),
+                    policy.getZone())));
         List<RecentEvent> recent;
         String recentUnavailable = null;
         try {
@@ -255,15 +256,19 @@ public class RateLimitsEndpoint {
      * @param alertAt the alert threshold, 0 for none
      * @param banFor the ban's length, ISO-8601, or {@code null}
      * @param mode enforce or shadow
+     * @param calendar the calendar period counted in ({@code window} is then its estimated length), or
+     * {@code null}
+     * @param zone the calendar's zone ({@code UTC} for one chosen per call), or {@code null}
      */
     public record LimitEntry(String limitId, String method, String key, String algorithm, long max, String window,
-            long alertAt, @Nullable String banFor, String mode) {
+            long alertAt, @Nullable String banFor, String mode, @Nullable String calendar, @Nullable String zone) {
 
         static LimitEntry of(LimitDescription description) {
             Limit limit = description.limit();
             return new LimitEntry(description.limitId(), description.method(), description.key(),
                     limit.algorithm().name(), limit.max(), limit.window().toString(), limit.alertAt(),
-                    text(limit.banFor()), limit.mode().name());
+                    text(limit.banFor()), limit.mode().name(), name(limit.calendar()),
+                    (limit.zone() != null) ? limit.zone().getId() : null);
         }
 
     }
@@ -278,9 +283,12 @@ public class RateLimitsEndpoint {
      * @param banFor the ban's length, ISO-8601
      * @param mode the mode
      * @param override the values changed while the application runs, or {@code null}
+     * @param calendar the calendar period counted in
+     * @param zone the calendar's zone, or the expression that chooses it per call
      */
     public record PolicyEntry(@Nullable String algorithm, @Nullable String window, @Nullable Long max,
-            @Nullable Long alertAt, @Nullable String banFor, @Nullable String mode, @Nullable OverrideEntry override) {
+            @Nullable Long alertAt, @Nullable String banFor, @Nullable String mode, @Nullable OverrideEntry override,
+            @Nullable String calendar, @Nullable String zone) {
     }
 
     /**

@@ -1,11 +1,14 @@
 package io.github.limiter.autoconfigure.web;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.Decision;
+import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
 
@@ -13,7 +16,8 @@ import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
  * The rate-limit header fields of a response: the IETF httpapi {@code RateLimit-Policy} and
  * {@code RateLimit} (one entry per enforced limit of the call), and the widespread
  * {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and {@code X-RateLimit-Reset} (for the
- * binding limit; the reset in seconds from now).
+ * binding limit; the reset in seconds from now). A calendar limit's {@code w} is its current
+ * period's length; its reset, as every limit's, is what Redis's clock left of the period.
  */
 final class RateLimitHeaders {
 
@@ -38,7 +42,7 @@ final class RateLimitHeaders {
                 }
                 appendName(policy, decision.limitId());
                 policy.append(";q=").append(decision.limit()).append(";w=")
-                    .append(seconds(requests.get(i).limit().window()));
+                    .append(seconds(window(requests.get(i).limit())));
                 appendName(state, decision.limitId());
                 state.append(";r=").append(decision.remaining()).append(";t=").append(seconds(resetOrRetry(decision)));
             }
@@ -53,6 +57,16 @@ final class RateLimitHeaders {
             headers.put("X-RateLimit-Reset", Long.toString(seconds(resetOrRetry(binding))));
         }
         return headers;
+    }
+
+    /** A calendar limit's window is the length of its period now: a month of 28 to 31 days, a day of 23 to 25 hours. */
+    private static Duration window(Limit limit) {
+        CalendarWindow calendar = limit.calendar();
+        if (calendar == null || limit.zone() == null) {
+            return limit.window();
+        }
+        Instant now = Instant.now();
+        return Duration.between(calendar.start(now, limit.zone()), calendar.end(now, limit.zone()));
     }
 
     /** A rejected caller learns when it may call again; an allowed one when its window resets. */

@@ -1,12 +1,14 @@
 package io.github.limiter.test.autoconfigure;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
@@ -207,6 +209,8 @@ public final class RateLimitTester {
      * Returns once the current window of a limit has at least {@code room} left: at once, or when
      * the next window starts. Fixed windows (and the sliding window's) are periods of Redis's
      * clock, aligned on multiples of their length (a {@code 60s} window is a minute of the clock),
+     * or a calendar limit's calendar periods (in the zone of the limit as declared: UTC for a zone
+     * chosen per call),
      * so a test that expects several calls to fall in one window calls this first, with room for
      * them; otherwise, now and then, a window ends under its calls and starts the count again.
      * @param limitId the limit's id
@@ -231,13 +235,23 @@ public final class RateLimitTester {
         RedisConnectionFactory factory = unique(this.connectionFactory, "RedisConnectionFactory");
         // at most two looks: the second is at the start of a window, which has all of it left
         for (int look = 0; look < 3; look++) {
-            long left = length - redisMillis(factory) % length;
+            long left = left(limit, redisMillis(factory));
             if (left >= room.toMillis()) {
                 return;
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(left + 1));
         }
         throw new IllegalStateException("Redis's clock gave no window of " + limit.window() + " with " + room + " left");
+    }
+
+    /** What is left of the window Redis's clock is in: of the calendar period, for a calendar limit. */
+    private static long left(Limit limit, long now) {
+        CalendarWindow calendar = limit.calendar();
+        if (calendar != null && limit.zone() != null) {
+            return calendar.end(Instant.ofEpochMilli(now), limit.zone()).toEpochMilli() - now;
+        }
+        long length = limit.window().toMillis();
+        return length - now % length;
     }
 
     private static long redisMillis(RedisConnectionFactory factory) {

@@ -1,13 +1,15 @@
 package io.github.limiter.test.autoconfigure.example;
 
 import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.annotation.RateLimit;
 
 import org.springframework.stereotype.Service;
 
 /**
  * Quotes for users: three a minute each, an alert on the third, and a 15-minute ban for the user who
- * asks for a fourth; and a daily allowance of exports, counted by a token bucket.
+ * asks for a fourth; a daily allowance of exports, counted by a token bucket; and two reports a
+ * calendar month.
  */
 @Service
 public class QuoteService {
@@ -49,6 +51,19 @@ public class QuoteService {
     @RateLimit(name = EXPORTS, key = "#userId", window = "1d", max = 5, algorithm = Algorithm.TOKEN_BUCKET)
     public String export(String userId) {
         return "quotes.csv";
+    }
+
+    /** The limit id of {@link #report}. */
+    public static final String REPORTS = "reports";
+
+    /**
+     * Reports on the user's quotes, at most two a calendar month in Berlin.
+     * @param userId the user asking
+     * @return the report
+     */
+    @RateLimit(name = REPORTS, key = "#userId", max = 2, calendar = CalendarWindow.MONTH, zone = "Europe/Berlin")
+    public String report(String userId) {
+        return "report.pdf";
     }
 
 }

@@ -1,7 +1,11 @@
 package io.github.limiter.test.autoconfigure.example;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 
+import io.github.limiter.CalendarWindow;
+import io.github.limiter.Limit;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.RateLimitExceededException;
@@ -24,6 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 @SpringBootTest
 @AutoConfigureLimiterRedis
 class RateLimitTesterIntegrationTests {
+
+    private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
 
     @Autowired
     QuoteService quotes;
@@ -98,6 +104,20 @@ class RateLimitTesterIntegrationTests {
     }
 
     @Test
+    void aCalendarLimitIsExhaustedUntilTheNextMonthStartsInItsZone() {
+        Instant before = Instant.now();
+        this.rateLimits.exhaust(QuoteService.REPORTS, "alice");
+        this.rateLimits.awaitRoom(QuoteService.REPORTS, Duration.ofSeconds(1));
+
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> this.quotes.report("alice"))
+            .satisfies(refused -> assertThat(refused.getRetryAfter())
+                .isLessThanOrEqualTo(Duration.between(before, CalendarWindow.MONTH.end(before, BERLIN)))
+                .isGreaterThan(Duration.between(before, CalendarWindow.MONTH.end(before, BERLIN)).minusMinutes(1)));
+        assertThat(this.rateLimits.limit(QuoteService.REPORTS))
+            .isEqualTo(Limit.of(2, CalendarWindow.MONTH, BERLIN));
+    }
+
+    @Test
     void exhaustUsesUpATokenBucket() {
         this.rateLimits.exhaust(QuoteService.EXPORTS, "alice");
 
@@ -127,7 +147,7 @@ class RateLimitTesterIntegrationTests {
     void unknownLimitIdIsRefusedNamingTheDeclaredOnes() {
         assertThatIllegalArgumentException().isThrownBy(() -> this.rateLimits.exhaust("quote", "alice"))
             .withMessageContaining("'quote'")
-            .withMessageContaining("[exports, pings, quotes]");
+            .withMessageContaining("[exports, pings, quotes, reports]");
     }
 
     @Test
