@@ -44,6 +44,24 @@ public interface RateLimiter {
     Decision tryAcquire(List<LimitRequest> requests);
 
     /**
+     * Decides a call as {@link #tryAcquire(List)} does, and tells one more listener about this
+     * call's decisions, as {@link #tryAcquireAsync(List, RateLimitListener)} does: for code that
+     * needs every limit's decision of the call, such as settling its actual cost once it ran. This
+     * default tells the listener of the binding decision, under the request of its limit.
+     * @param requests the limits the call must pass
+     * @param alsoTell told about this call's decisions, or {@code null}
+     * @return the binding decision
+     * @since 0.1.0
+     */
+    default Decision tryAcquire(List<LimitRequest> requests, @Nullable RateLimitListener alsoTell) {
+        Decision decision = tryAcquire(requests);
+        if (alsoTell != null) {
+            tell(alsoTell, requests, decision);
+        }
+        return decision;
+    }
+
+    /**
      * Counts one call under one limit and decides whether it may proceed.
      * @param limitId the limit's id, such as {@code "AnswerController.answer"}
      * @param key the key the limit applies to, such as a user id
@@ -113,13 +131,18 @@ public interface RateLimiter {
             return decided;
         }
         return decided.thenApply(decision -> {
-            LimitRequest request = requests.stream()
-                .filter(candidate -> candidate.limitId().equals(decision.limitId()))
-                .findFirst()
-                .orElse(requests.get(0));
-            alsoTell.onDecision(List.of(request), List.of(decision), decision, Duration.ZERO);
+            tell(alsoTell, requests, decision);
             return decision;
         });
+    }
+
+    /** Tells a listener the binding decision of a call, under the request of its limit. */
+    private static void tell(RateLimitListener listener, List<LimitRequest> requests, Decision decision) {
+        LimitRequest request = requests.stream()
+            .filter(candidate -> candidate.limitId().equals(decision.limitId()))
+            .findFirst()
+            .orElse(requests.get(0));
+        listener.onDecision(List.of(request), List.of(decision), decision, Duration.ZERO);
     }
 
     /**

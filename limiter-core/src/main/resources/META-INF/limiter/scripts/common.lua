@@ -39,16 +39,25 @@ local function window_of(window)
   return w[1], w[2]
 end
 
+-- period_end(ends, t): the end of the period of those sent that holds time t (ms), or nil past them.
+local function period_end(ends, t)
+  for i = 1, 3 do
+    if t < ends[i] then
+      return ends[i]
+    end
+  end
+  return nil
+end
+
 -- The calendar period a call falls in, as window_of gives a window: of the three periods the
 -- application sent (their ends, from its own clock and the calendar of its zone), the first whose
 -- end Redis's clock has not reached. Redis's clock decides; the application's only has to be less
 -- than a period off. Past the third period, the clocks are too far apart to decide: an error.
 local function period_of(ends)
   read_clock()
-  for i = 1, 3 do
-    if NOW_MS < ends[i] then
-      return string.format('%d', ends[i]), ends[i] - NOW_MS
-    end
+  local ends_at = period_end(ends, NOW_MS)
+  if ends_at then
+    return string.format('%d', ends_at), ends_at - NOW_MS
   end
   error('limiter: Redis clock ' .. NOW_MS .. ' is past the calendar periods sent (up to ' .. ends[3]
     .. '): the application clock is more than a period behind Redis')

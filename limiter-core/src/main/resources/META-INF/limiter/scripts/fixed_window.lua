@@ -67,11 +67,11 @@ ALGORITHMS[1] = {
       -- that still runs
       local decided = NOW_MS - l.since
       if l.ends then
-        ends = (decided < l.ends[1] and l.ends[1]) or (decided < l.ends[2] and l.ends[2]) or l.ends[3]
+        ends = period_end(l.ends, decided)
       else
         ends = (math.floor(decided / l.window) + 1) * l.window
       end
-      if ends <= NOW_MS then
+      if not ends or ends <= NOW_MS then
         return 0, 0, 0
       end
       local count = redis.call('HINCRBY', l.state_key, string.format('%d', ends), l.delta)

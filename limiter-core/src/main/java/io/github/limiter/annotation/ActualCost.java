@@ -36,7 +36,7 @@ record ActualCost(String text, Expression expression, Calls calls) {
     static final String ALSO = "; in actualCost also #" + RESULT + " and #" + EXCEPTION;
 
     /** The shortest window a limit with an actual cost may have (see {@link #problem}). */
-    static final Duration MIN_WINDOW = Duration.ofSeconds(1);
+    private static final Duration MIN_WINDOW = Duration.ofSeconds(1);
 
     /**
      * What keeps a limit from settling its calls exactly, if anything. Only a limit whose counts are

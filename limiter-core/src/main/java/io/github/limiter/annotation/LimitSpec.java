@@ -94,16 +94,19 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
             throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have "
                     + problem.field().property() + " " + problem.value() + ", which " + problem.message());
         }
-        if (this.actualCost != null && window.compareTo(ActualCost.MIN_WINDOW) < 0) {
-            throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have window "
-                    + window.toMillis() + "ms, below the 1s its actualCost needs to find a call's window");
-        }
         if (this.cost instanceof CostExpression.Literal literal && literal.cost() > max) {
             throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have max "
                     + max + ", below its cost " + literal.cost() + ": no call could ever pass");
         }
-        return new Limit(this.limit.algorithm(), max, window, alertAt, banFor, this.limit.mode(),
+        Limit overridden = new Limit(this.limit.algorithm(), max, window, alertAt, banFor, this.limit.mode(),
                 this.limit.calendar(), this.limit.zone());
+        ActualCost.Problem unsettled = (this.actualCost != null) ? ActualCost.problem(overridden) : null;
+        if (unsettled != null) {
+            throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have "
+                    + unsettled.field().property() + " " + window.toMillis() + "ms, where its actualCost "
+                    + unsettled.message());
+        }
+        return overridden;
     }
 
     private <T> T pick(Field field, @Nullable T override, T configured) {

@@ -183,21 +183,16 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private @Nullable Object decideHere(MethodInvocation invocation, MethodLimits limits, List<LimitRequest> requests)
             throws Throwable {
         warnIfOnEventLoop(invocation.getMethod());
+        // a settlement hears every limit's decision of this call alone, which settling needs
         Settlement settlement = settlement(limits, invocation);
         Decision decision;
-        if (settlement != null) {
-            // the listener of this call alone hears every limit's decision, which settling needs
-            decision = join(decideAsync(limits, requests, settlement));
+        try {
+            decision = this.rateLimiter.get().tryAcquire(requests, settlement);
         }
-        else {
-            try {
-                decision = this.rateLimiter.get().tryAcquire(requests);
-            }
-            catch (DataAccessException ex) {
-                // Redis could not decide. The script may still have run, so it is never retried: the
-                // call follows its limits' on-failure setting instead, and the limiter has logged it.
-                decision = onFailure(limits, requests);
-            }
+        catch (DataAccessException ex) {
+            // Redis could not decide. The script may still have run, so it is never retried: the
+            // call follows its limits' on-failure setting instead, and the limiter has logged it.
+            decision = onFailure(limits, requests);
         }
         if (!decision.allowed()) {
             return limits.fallBack(invocation.getThis(), invocation.getArguments(),
@@ -216,16 +211,6 @@ final class RateLimitInterceptor implements MethodInterceptor {
         }
         settlement.settle(result, null).join();
         return result;
-    }
-
-    /** Waits for a decision; what it failed with is thrown as it is. */
-    private static Decision join(CompletionStage<Decision> decided) throws Throwable {
-        try {
-            return decided.toCompletableFuture().join();
-        }
-        catch (CompletionException ex) {
-            throw unwrap(ex);
-        }
     }
 
     /**

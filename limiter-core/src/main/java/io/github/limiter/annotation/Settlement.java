@@ -97,11 +97,7 @@ final class Settlement implements RateLimitListener {
                 failed(request, actualCost, ex);
             }
         }
-        return switch (settling.size()) {
-            case 0 -> CompletableFuture.completedFuture(null);
-            case 1 -> settling.get(0).thenApply((ignored) -> null);
-            default -> CompletableFuture.allOf(settling.toArray(CompletableFuture[]::new));
-        };
+        return CompletableFuture.allOf(settling.toArray(CompletableFuture[]::new));
     }
 
     private static void failed(LimitRequest request, ActualCost actualCost, Throwable failure) {

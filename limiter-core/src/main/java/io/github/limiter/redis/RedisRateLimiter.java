@@ -97,8 +97,14 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
 
     @Override
     public Decision tryAcquire(List<LimitRequest> requests) {
-        return DecisionEngine.join(
-                this.observations.observe(requests, () -> this.engine.decide(requests, this.runners.waiting(), null)));
+        return tryAcquire(requests, null);
+    }
+
+    /** {@inheritDoc} <p>This limiter tells the listener of every decision of the call, after its own listeners. */
+    @Override
+    public Decision tryAcquire(List<LimitRequest> requests, @Nullable RateLimitListener alsoTell) {
+        return DecisionEngine.join(this.observations.observe(requests,
+                () -> this.engine.decide(requests, this.runners.waiting(), alsoTell)));
     }
 
     /**

@@ -193,6 +193,20 @@ class ActualCostIntegrationTests {
         assertThat(refusal(specs, "badSyntax")).contains("is not a valid SpEL expression");
     }
 
+    @Test
+    void aPolicyOverrideToAWindowUnderOneSecondIsRefused() throws NoSuchMethodException {
+        LimitSpecs specs = new LimitSpecs(new KeyExpressions(null),
+                () -> new RateLimitAdvisor.Settings(Map.of("logins", new LimitPolicy(null, Duration.ofMinutes(15), 5L,
+                        null, null)), BlankKey.REJECT, OnFailure.ALLOW), UnaryOperator.identity(), new ProxyChecks(null));
+        Method method = Overridden.class.getMethod("login", String.class);
+        LimitSpec spec = specs.find(method, Overridden.class).specs().get(0);
+        assertThat(spec.overriddenBy(new PolicyOverride(3L, Duration.ofSeconds(1), null, null)).max()).isEqualTo(3);
+        assertThatExceptionOfType(IllegalArgumentException.class)
+            .isThrownBy(() -> spec.overriddenBy(new PolicyOverride(null, Duration.ofMillis(500), null, null)))
+            .withMessageContaining("limit 'Overridden.login'")
+            .withMessageContaining("would have window 500ms, where its actualCost needs a window of at least 1s");
+    }
+
     private static String refusal(LimitSpecs specs, String name) throws NoSuchMethodException {
         Method method = Unsettled.class.getMethod(name, String.class);
         try {
@@ -319,6 +333,15 @@ class ActualCostIntegrationTests {
                 throw new IllegalArgumentException("wrong password");
             }
             return "token";
+        }
+
+    }
+
+    static class Overridden {
+
+        @RateLimit(policy = "logins", key = "#user", actualCost = "#exception == null ? 0 : 1")
+        public String login(String user) {
+            return user;
         }
 
     }

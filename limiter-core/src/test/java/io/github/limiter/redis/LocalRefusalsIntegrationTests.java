@@ -210,22 +210,14 @@ class LocalRefusalsIntegrationTests {
         scheduler.initialize();
         AtomicBoolean connected = new AtomicBoolean();
         RedisRateLimiter admin = limiter(new LocalRefusals(100, Duration.ofHours(1)));
-        try (RedisRateLimiter other = RedisRateLimiter.builder(new StringRedisTemplate(otherConnection))
-            .keyPrefix(this.prefix)
-            .localCache(100, Duration.ofHours(1))
-            .invalidations(otherConnection, connected::get, Duration.ofSeconds(5),
-                    new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS), scheduler)
-            .build()) {
+        try (RedisRateLimiter other = hearingOthers(otherConnection, connected, scheduler)) {
             assertThat(other.subscribes()).isTrue();
             other.start();
             assertThat(other.isRunning()).isTrue();
             // its connection is not open yet: the first attempt, once run, waits for it, and
             // nothing is remembered meanwhile
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount() < 1
-                    && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
+            awaitFirstAttempt(scheduler, deadline);
             assertThat(scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount()).isPositive();
             assertThat(other.hearsOtherInstances()).as("subscribed before its connection opened").isFalse();
             assertThat(other.remembersRefusals()).isFalse();
@@ -260,6 +252,43 @@ class LocalRefusalsIntegrationTests {
     }
 
     @Test
+    void aCostGivenBackOnOneInstanceEndsTheRefusalAnotherRemembers(EmbeddedRedis server) {
+        LettuceConnectionFactory otherConnection = server.newConnectionFactory();
+        ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+        scheduler.initialize();
+        AtomicBoolean connected = new AtomicBoolean();
+        RedisRateLimiter settling = limiter(new LocalRefusals(100, Duration.ofHours(1)));
+        try (RedisRateLimiter other = hearingOthers(otherConnection, connected, scheduler)) {
+            // started before it could reach Redis, as an instance started during an outage
+            other.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            awaitFirstAttempt(scheduler, deadline);
+            assertThat(other.hearsOtherInstances()).isFalse();
+            connected.set(true);
+            other.connectionOpened();
+            while (!other.hearsOtherInstances() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(other.hearsOtherInstances()).isTrue();
+            FixedWindows.awaitRoom(redis, Duration.ofHours(1), Duration.ofSeconds(30));
+            LimitRequest one = LimitRequest.of("settled", "mallory", Limit.of(1, Duration.ofHours(1)));
+            Decision decided = settling.tryAcquire(List.of(one));
+            assertThat(other.tryAcquire(List.of(one)).allowed()).isFalse();
+            assertThat(other.localRefusals.size()).as("remembered on the other instance").isEqualTo(1);
+            assertThat(settling.settleAsync(one, decided, 0, Duration.ZERO).toCompletableFuture().join()).isTrue();
+            while (other.localRefusals.size() > 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(other.localRefusals.size()).as("forgotten on the other instance").isZero();
+            assertThat(other.tryAcquire(List.of(one)).allowed()).as("Redis asked again: room").isTrue();
+        }
+        finally {
+            scheduler.shutdown();
+            otherConnection.destroy();
+        }
+    }
+
+    @Test
     void eachLimiterIsStartedAndStoppedOnItsOwn() {
         RedisRateLimiter one = this.closing.add(Limiters.of(redis, this.prefix, List.of()));
         RedisRateLimiter other = this.closing.add(Limiters.of(redis, this.prefix, List.of()));
@@ -268,6 +297,24 @@ class LocalRefusalsIntegrationTests {
         assertThat(other.isRunning()).as("not started").isFalse();
         one.stop();
         assertThat(one.isRunning()).isFalse();
+    }
+
+    /** A limiter that hears the other instances over its own connection, once told it is open. */
+    private RedisRateLimiter hearingOthers(LettuceConnectionFactory connection, AtomicBoolean connected,
+            ThreadPoolTaskScheduler scheduler) {
+        return RedisRateLimiter.builder(new StringRedisTemplate(connection))
+            .keyPrefix(this.prefix)
+            .localCache(100, Duration.ofHours(1))
+            .invalidations(connection, connected::get, Duration.ofSeconds(5),
+                    new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS), scheduler)
+            .build();
+    }
+
+    /** Returns once the first attempt to subscribe has run, or the deadline passed. */
+    private static void awaitFirstAttempt(ThreadPoolTaskScheduler scheduler, long deadline) {
+        while (scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount() < 1 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
     }
 
     private RedisRateLimiter limiter(LocalRefusals local) {

@@ -8,6 +8,7 @@ import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -18,16 +19,20 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.test.Closer;
+import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
@@ -162,6 +167,35 @@ class SettlementIntegrationTests {
         assertThat(limiter.tryAcquire(List.of(request)).allowed()).as("asked Redis again: room").isTrue();
         assertThat(settle(limiter, request, decided, 2)).as("a charge").isTrue();
         assertThat(heard.poll(200, TimeUnit.MILLISECONDS)).as("a charge is not announced").isNull();
+    }
+
+    @Test
+    void aRedisThatRefusesTheSettlementLeavesTheCostTakenAndSaysWhy() {
+        try (EmbeddedRedis server = EmbeddedRedis.start()) {
+            LettuceConnectionFactory connection = server.newConnectionFactory();
+            try {
+                StringRedisTemplate own = new StringRedisTemplate(connection);
+                RedisRateLimiter limiter = this.closing.add(RedisRateLimiter.builder(own).keyPrefix(this.prefix).build());
+                FixedWindows.awaitRoom(own, Duration.ofHours(1), Duration.ofSeconds(30));
+                LimitRequest three = new LimitRequest("oom", "k", this.fivePerHour, 3);
+                Decision decided = limiter.tryAcquire(List.of(three));
+                // reachable, but out of memory: Redis refuses writes
+                server.withCommands((commands) -> commands.configSet("maxmemory", "1"));
+                assertThatExceptionOfType(CompletionException.class)
+                    .isThrownBy(() -> limiter.settleAsync(three, decided, 0, Duration.ZERO).toCompletableFuture().join())
+                    .withCauseInstanceOf(DataAccessException.class)
+                    .satisfies((ex) -> assertThat(RedisRateLimiter.failureKind(ex.getCause())).isEqualTo("oom"));
+                assertThat(limiter.failing()).as("reported as a decision's failure is").isNotNull()
+                    .extracting(RedisRateLimiter.Failing::kind).isEqualTo("oom");
+                server.withCommands((commands) -> commands.configSet("maxmemory", "0"));
+                assertThat(FixedWindows.count(own, stateKey("oom", "k"))).as("the cost taken stands").isEqualTo(3);
+                assertThat(settle(limiter, three, decided, 0)).as("settled once Redis writes again").isTrue();
+                assertThat(FixedWindows.count(own, stateKey("oom", "k"))).isZero();
+            }
+            finally {
+                connection.destroy();
+            }
+        }
     }
 
     @Test

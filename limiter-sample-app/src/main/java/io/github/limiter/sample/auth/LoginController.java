@@ -80,7 +80,8 @@ class LoginController {
             catch (AuthenticationException ex) {
                 return problem(HttpStatus.UNAUTHORIZED, "Wrong user name or password");
             }
-            banned = bannedLogin(user.getName());
+            // a user store that names the user otherwise than typed: the ban is under its name
+            banned = user.getName().equals(username) ? null : bannedLogin(user.getName());
             return (banned != null) ? banned : ResponseEntity.ok(Map.of("token", open(this.sessions, user)));
         }
         catch (DataAccessException ex) {

@@ -1,10 +1,15 @@
 package io.github.limiter.consumer.kotlin
 
+import io.github.limiter.test.FixedWindows
+import io.github.limiter.test.LocalHttp
 import io.github.limiter.test.RedisServerExtension
+import org.assertj.core.api.Assertions.assertThat
 import org.springframework.boot.Banner
 import org.springframework.boot.WebApplicationType
 import org.springframework.boot.builder.SpringApplicationBuilder
 import org.springframework.context.ConfigurableApplicationContext
+import org.springframework.data.redis.connection.RedisConnectionFactory
+import java.time.Duration
 import java.util.UUID
 
 /**
@@ -26,4 +31,21 @@ fun startApplication(type: WebApplicationType, vararg sources: Class<*> = arrayO
             "--limiter.key-prefix=kotlin-${UUID.randomUUID()}:",
             "--limiter.redis.timeout=2s",
         )
+}
+
+/**
+ * A `suspend` function with an `actualCost` counts only its failed calls: five imports succeed
+ * and leave no count, three fail, and the next import is refused. The same on WebFlux and MVC.
+ */
+fun assertOnlyFailedImportsCount(context: ConfigurableApplicationContext, http: LocalHttp) {
+    // the limit is a fixed window of an hour of Redis's clock: none ends within the calls
+    FixedWindows.awaitRoom(context.getBean(RedisConnectionFactory::class.java), Duration.ofHours(1),
+        Duration.ofSeconds(30))
+    for (i in 1..5) {
+        assertThat(http.get("/imports/fay?file=f$i").body()).`as`("import %d", i).isEqualTo("Imported f$i for fay")
+    }
+    for (i in 1..3) {
+        assertThat(http.get("/imports/fay").statusCode()).`as`("failed import %d", i).isEqualTo(400)
+    }
+    assertThat(http.get("/imports/fay?file=f6").statusCode()).`as`("past three failed imports").isEqualTo(429)
 }

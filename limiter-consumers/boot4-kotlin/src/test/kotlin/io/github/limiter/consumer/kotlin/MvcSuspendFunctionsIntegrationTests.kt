@@ -8,7 +8,6 @@ import org.junit.jupiter.api.BeforeAll
 import org.junit.jupiter.api.Test
 import org.springframework.boot.WebApplicationType
 import org.springframework.context.ConfigurableApplicationContext
-import org.springframework.data.redis.connection.RedisConnectionFactory
 import java.time.Duration
 
 /**
@@ -71,15 +70,7 @@ class MvcSuspendFunctionsIntegrationTests {
 
     @Test
     fun aSuspendFunctionWithAnActualCostCountsOnlyItsFailedCalls() {
-        FixedWindows.awaitRoom(context.getBean(RedisConnectionFactory::class.java), Duration.ofHours(1),
-            Duration.ofSeconds(30))
-        for (i in 1..5) {
-            assertThat(http.get("/imports/fay?file=f$i").body()).`as`("import %d", i).isEqualTo("Imported f$i for fay")
-        }
-        for (i in 1..3) {
-            assertThat(http.get("/imports/fay").statusCode()).`as`("failed import %d", i).isEqualTo(400)
-        }
-        assertThat(http.get("/imports/fay?file=f6").statusCode()).`as`("past three failed imports").isEqualTo(429)
+        assertOnlyFailedImportsCount(context, http)
     }
 
 }

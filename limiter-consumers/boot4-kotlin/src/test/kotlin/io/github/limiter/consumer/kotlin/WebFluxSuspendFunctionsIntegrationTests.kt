@@ -16,7 +16,6 @@ import reactor.blockhound.BlockHound
 import reactor.core.publisher.Mono
 import org.springframework.boot.WebApplicationType
 import org.springframework.context.ConfigurableApplicationContext
-import org.springframework.data.redis.connection.RedisConnectionFactory
 import java.time.Duration
 import java.util.concurrent.CopyOnWriteArrayList
 
@@ -138,15 +137,7 @@ class WebFluxSuspendFunctionsIntegrationTests {
     @Test
     @Order(5)
     fun aSuspendFunctionWithAnActualCostCountsOnlyItsFailedCalls() {
-        FixedWindows.awaitRoom(context.getBean(RedisConnectionFactory::class.java), Duration.ofHours(1),
-            Duration.ofSeconds(30))
-        for (i in 1..5) {
-            assertThat(http.get("/imports/fay?file=f$i").body()).`as`("import %d", i).isEqualTo("Imported f$i for fay")
-        }
-        for (i in 1..3) {
-            assertThat(http.get("/imports/fay").statusCode()).`as`("failed import %d", i).isEqualTo(400)
-        }
-        assertThat(http.get("/imports/fay?file=f6").statusCode()).`as`("past three failed imports").isEqualTo(429)
+        assertOnlyFailedImportsCount(context, http)
         assertNothingBlocked()
     }
 
