@@ -28,19 +28,31 @@ public class RateLimitExceededException extends RuntimeException {
     public RateLimitExceededException(Decision decision) {
         // No stack trace: a rejection is an expected outcome, thrown in bulk under attack, where
         // filling in stack traces would cost more CPU than the decision itself.
-        super(message(decision), null, false, false);
+        // The message is written only when asked for: most refusals are answered without it.
+        super(null, null, false, false);
         this.limitId = decision.limitId();
         this.key = decision.key();
         this.decision = decision;
     }
 
+    /**
+     * Returns what was refused: the limit, the key (escaped and bounded, as {@link PrintableKeys}
+     * writes it, since the key may come from a client) and when to retry.
+     * @return the message
+     */
+    @Override
+    public String getMessage() {
+        // the decision is not serialized: a deserialized exception names the limit alone
+        return (this.decision != null) ? message(this.decision) : "Rate limit '" + this.limitId + "' refused a call";
+    }
+
     private static String message(Decision decision) {
         String limit = "Rate limit '" + decision.limitId() + "'";
         return switch (decision.outcome()) {
-            case BANNED -> limit + ": key '" + decision.key() + "' is banned; retry after "
+            case BANNED -> limit + ": key '" + PrintableKeys.of(decision.key()) + "' is banned; retry after "
                     + decision.retryAfter().toMillis() + " ms";
             case ERROR -> limit + " could not decide (Redis unavailable) and denies calls on failure";
-            default -> limit + " exceeded for key '" + decision.key() + "': " + decision.limit()
+            default -> limit + " exceeded for key '" + PrintableKeys.of(decision.key()) + "': " + decision.limit()
                     + " calls per window; retry after " + decision.retryAfter().toMillis() + " ms";
         };
     }

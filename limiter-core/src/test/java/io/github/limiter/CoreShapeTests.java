@@ -31,7 +31,8 @@ class CoreShapeTests {
 
     // the public top-level types of the API today, RateLimitAdmin, RedisRateLimiterBuilder and
     // CalendarWindow (issue 29's calendar quotas) among them; issue 28's goal is 20
-    private static final int MOST_PUBLIC_TYPES = 34;
+    // and PrintableKeys (issue 36: keys written where people read them)
+    private static final int MOST_PUBLIC_TYPES = 35;
 
     // public only until their removal: a former name kept, deprecated, where a type moved
     private static final Set<String> FORMER_NAMES = Set.of("io.github.limiter.annotation.InvalidRateLimitException");

@@ -6,6 +6,7 @@ import java.util.Objects;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
+import io.github.limiter.PrintableKeys;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.RateLimitListener;
@@ -88,7 +89,7 @@ final class DecisionEvents implements RateLimitListener, AutoCloseable {
         if (decision.alertRaised()) {
             if (warn) {
                 this.log.alert(request.limitId(), () -> "Rate limit '" + request.limitId() + "'" + mode + " alert: key '"
-                        + request.key() + "' made " + decision.count() + " calls in its window, past the alert "
+                        + PrintableKeys.of(request.key()) + "' made " + decision.count() + " calls in its window, past the alert "
                         + "threshold of " + request.limit().alertAt() + late);
             }
             this.publisher.publishEvent(new RateLimitAlertEvent(request.limitId(), request.key(), decision.count(),
@@ -99,14 +100,14 @@ final class DecisionEvents implements RateLimitListener, AutoCloseable {
             if (decision.shadow()) {
                 if (warn) {
                     this.log.ban(request.limitId(), () -> "Rate limit '" + request.limitId() + "' (shadow) would have "
-                            + "banned key '" + request.key() + "' for " + banFor + " for going past "
+                            + "banned key '" + PrintableKeys.of(request.key()) + "' for " + banFor + " for going past "
                             + request.limit().max() + " calls in its window" + late);
                 }
                 return;
             }
             if (warn) {
-                this.log.ban(request.limitId(), () -> "Rate limit '" + request.limitId() + "' ban: key '" + request.key()
-                        + "' went past " + request.limit().max() + " calls in its window and is banned for " + banFor
+                this.log.ban(request.limitId(), () -> "Rate limit '" + request.limitId() + "' ban: key '"
+                        + PrintableKeys.of(request.key()) + "' went past " + request.limit().max() + " calls in its window and is banned for " + banFor
                         + late);
             }
             this.publisher.publishEvent(new RateLimitBanEvent(request.limitId(), request.key(), banFor));
