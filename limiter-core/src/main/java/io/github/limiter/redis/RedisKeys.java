@@ -14,10 +14,13 @@ import java.util.List;
  * {@code :alert}; {@code <prefix>{<limit-id>}} when the key is empty (one state shared by every
  * caller).
  *
- * <p>Keys come from the caller's data, so they are made safe: {@code %}, <code>{</code>,
- * <code>}</code> and {@code #} are percent-escaped, so a key can never end the hash tag early, and a
- * key longer than {@value #LONGEST} characters once escaped is replaced by {@code #} and the SHA-256
- * of the original key: bounded, never truncated into another key's counter, and never equal to an
+ * <p>Keys come from the caller's data, so they are made safe, losing nothing: {@code %},
+ * <code>{</code>, <code>}</code> and {@code #} are percent-escaped, so a key can never end the
+ * hash tag early; a lone surrogate (text that is not valid Unicode, such as a U+DC80 that no high
+ * surrogate precedes, which a JSON body can hold) is written {@code %uDC80}, since UTF-8 has no
+ * bytes for it and would write every one as {@code ?}, one key for many users; and a key longer
+ * than {@value #LONGEST} characters once escaped is replaced by {@code #} and the SHA-256 of its
+ * escaped form: bounded, never truncated into another key's counter, and never equal to an
  * escaped key, which cannot contain {@code #}.
  *
  * <p>Keys are compared as people read them: unless the limiter is told not to, a key is put in
@@ -72,18 +75,38 @@ final class RedisKeys {
                 case '{' -> escaped.append("%7B");
                 case '}' -> escaped.append("%7D");
                 case '#' -> escaped.append("%23");
-                default -> escaped.append(c);
+                default -> {
+                    if (isLoneSurrogate(key, i, c)) {
+                        // UTF-8 has no bytes for it: written raw, every lone surrogate became '?'
+                        escaped.append("%u").append(HexFormat.of().withUpperCase().toHexDigits(c));
+                    }
+                    else {
+                        escaped.append(c);
+                    }
+                }
             }
         }
-        return (escaped.length() <= LONGEST) ? escaped.toString() : '#' + sha256(key);
+        // hashed once escaped: the escaped text is valid Unicode, so its UTF-8 bytes lose nothing
+        return (escaped.length() <= LONGEST) ? escaped.toString() : '#' + sha256(escaped.toString());
     }
 
     private static boolean needsEscaping(String key) {
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
-            if (c == '%' || c == '{' || c == '}' || c == '#') {
+            if (c == '%' || c == '{' || c == '}' || c == '#' || (Character.isSurrogate(c) && isLoneSurrogate(key, i, c))) {
                 return true;
             }
+        }
+        return false;
+    }
+
+    /** Whether {@code c}, at {@code i} of {@code key}, is a surrogate without its other half. */
+    static boolean isLoneSurrogate(String key, int i, char c) {
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 >= key.length() || !Character.isLowSurrogate(key.charAt(i + 1));
+        }
+        if (Character.isLowSurrogate(c)) {
+            return i == 0 || !Character.isHighSurrogate(key.charAt(i - 1));
         }
         return false;
     }

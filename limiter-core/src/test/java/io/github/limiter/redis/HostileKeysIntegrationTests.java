@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 import io.github.limiter.Limit;
 import io.github.limiter.test.RedisServerExtension;
@@ -77,10 +78,44 @@ class HostileKeysIntegrationTests {
     }
 
     @Test
+    void keysThatAreNotValidUnicodeAreCountedApartFromEachOtherAndFromWhatUtf8MakesOfThem() {
+        // from a JSON body: "sur\udc80" and "sur\udfff" are lone surrogates, which UTF-8 writes as '?'
+        List<String> keys = List.of("sur\udc80", "sur\udfff", "sur?", "sur\ufffd", "sur%uDC80", "sur\ud800",
+                "\udc80sur", "x".repeat(300) + "\udc80", "x".repeat(300) + "\udfff", "x".repeat(300) + "?");
+        for (String key : keys) {
+            assertThat(this.limiter.tryAcquire("lone", key, this.limit).allowed()).as("first call of %s", key).isTrue();
+        }
+        for (String key : keys) {
+            assertThat(this.limiter.tryAcquire("lone", key, this.limit).allowed()).as("second call of %s", key)
+                .isFalse();
+        }
+        Set<String> stored = new HashSet<>();
+        keys.forEach(key -> stored.add(RedisKeys.state(this.prefix, "lone", key)));
+        assertThat(stored).hasSize(keys.size());
+        assertThat(stored).allSatisfy(redisKey -> assertThat(redis.hasKey(redisKey)).as(redisKey).isTrue());
+        assertThat(redis.keys(this.prefix + "{lone:*")).hasSize(keys.size());
+    }
+
+    @Test
+    void anUnbanOfOneLoneSurrogateLeavesTheOthersBanned() {
+        Limit banning = Limit.of(1, Duration.ofMinutes(5)).withBanFor(Duration.ofMinutes(5));
+        for (String key : List.of("ban\udc80", "ban\udfff", "ban?")) {
+            this.limiter.tryAcquire("lone-ban", key, banning);
+            this.limiter.tryAcquire("lone-ban", key, banning);
+            assertThat(this.limiter.tryAcquire("lone-ban", key, banning).banned()).as("banned: %s", key).isTrue();
+        }
+        assertThat(this.limiter.unban("lone-ban", "ban\udc80")).isTrue();
+        assertThat(this.limiter.tryAcquire("lone-ban", "ban\udc80", banning).allowed()).isTrue();
+        assertThat(this.limiter.tryAcquire("lone-ban", "ban\udfff", banning).banned()).isTrue();
+        assertThat(this.limiter.tryAcquire("lone-ban", "ban?", banning).banned()).isTrue();
+    }
+
+    @Test
     void randomKeysOverAHostileAlphabetNeverShareACounter() {
         Random random = new Random(20261121);
-        String alphabet = "{}%#: \t\nab1é鍵🙂";
-        int[] codePoints = alphabet.codePoints().toArray();
+        String alphabet = "{}%#: \t\nab1é鍵🙂?\ufffd";
+        // and lone surrogates, which UTF-8 cannot carry
+        int[] codePoints = IntStream.concat(alphabet.codePoints(), IntStream.of(0xD800, 0xDC80, 0xDFFF)).toArray();
         Set<String> seen = new HashSet<>();
         List<String> keys = new ArrayList<>();
         while (keys.size() < 300) {
