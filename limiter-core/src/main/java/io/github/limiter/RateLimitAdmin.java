@@ -80,7 +80,9 @@ public interface RateLimitAdmin {
      * @param type {@code alert} or {@code ban}
      * @param at when the instance decided it, by its clock
      * @param limitId the limit's id
-     * @param key the key
+     * @param key the key; for a key longer than 200 characters, which no one types, its printable
+     * form ({@link io.github.limiter.PrintableKeys}: its beginning, length and digest), so that no
+     * client decides how large the record is
      * @param count the key's count in its window at the time
      * @param shadow whether the limit was in shadow mode (a would-be ban)
      * @param instance the application instance that decided it, as {@code pid@host}

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HexFormat;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executor;
@@ -16,6 +17,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
+import io.github.limiter.PrintableKeys;
 import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.RateLimitListener;
 import org.apache.commons.logging.Log;
@@ -48,6 +50,9 @@ final class RecentEvents implements RateLimitListener {
 
     /** Events kept per limit. */
     static final int CAPACITY = 100;
+
+    /** Keys up to this many characters are recorded whole; longer ones in their printable form. */
+    static final int LONGEST_KEY = 200;
 
     /** Events waiting to be written, at most. */
     static final int QUEUE = 1000;
@@ -233,13 +238,19 @@ final class RecentEvents implements RateLimitListener {
 
     /**
      * The record as the list holds it: eight fields separated by U+001F, the layout's version
-     * first ({@link #RECORD_VERSION}), then type, time, limit id, key (a U+001F in it becomes
-     * {@code ?}), count, shadow and instance.
+     * first ({@link #RECORD_VERSION}), then type, time, limit id, key, count, shadow and instance.
+     * The key is written losslessly ({@code \\} for a backslash, {@code \\u}{@code XXXX} for
+     * U+001F and for a lone surrogate, which UTF-8 cannot carry), whole up to
+     * {@value #LONGEST_KEY} characters and otherwise in its printable form: a record stays within
+     * about two kilobytes whatever the key (its other fields are the application's), and the list,
+     * at most {@value #CAPACITY} records, within about 200 KB, so that reading it never holds
+     * Redis for long. A client's 1 MB keys make records of about 200 bytes.
      */
     static String format(RecentEvent event) {
+        String key = (event.key().length() <= LONGEST_KEY) ? event.key() : PrintableKeys.of(event.key());
         return String.join(String.valueOf(SEPARATOR), RECORD_VERSION, event.type(), event.at().toString(),
-                event.limitId(), event.key().replace(SEPARATOR, '?'), Long.toString(event.count()),
-                Boolean.toString(event.shadow()), event.instance());
+                event.limitId(), encode(key), Long.toString(event.count()), Boolean.toString(event.shadow()),
+                event.instance());
     }
 
     /** The event a record holds, or {@code null} for a record of another version, or unreadable. */
@@ -249,12 +260,56 @@ final class RecentEvents implements RateLimitListener {
             return null;
         }
         try {
-            return new RecentEvent(fields[1], Instant.parse(fields[2]), fields[3], fields[4],
+            return new RecentEvent(fields[1], Instant.parse(fields[2]), fields[3], decode(fields[4]),
                     Long.parseLong(fields[5]), Boolean.parseBoolean(fields[6]), fields[7]);
         }
         catch (RuntimeException ex) {
             return null;
         }
+    }
+
+    private static String encode(String key) {
+        StringBuilder encoded = null;
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            boolean escape = c == '\\' || c == SEPARATOR || RedisKeys.isLoneSurrogate(key, i, c);
+            if (escape && encoded == null) {
+                encoded = new StringBuilder(key.length() + 8).append(key, 0, i);
+            }
+            if (encoded != null) {
+                if (c == '\\') {
+                    encoded.append("\\\\");
+                }
+                else if (escape) {
+                    encoded.append("\\u").append(HexFormat.of().withUpperCase().toHexDigits(c));
+                }
+                else {
+                    encoded.append(c);
+                }
+            }
+        }
+        return (encoded != null) ? encoded.toString() : key;
+    }
+
+    private static String decode(String field) {
+        if (field.indexOf('\\') < 0) {
+            return field;
+        }
+        StringBuilder decoded = new StringBuilder(field.length());
+        for (int i = 0; i < field.length(); i++) {
+            char c = field.charAt(i);
+            if (c != '\\') {
+                decoded.append(c);
+            }
+            else if (field.charAt(i + 1) == 'u') {
+                decoded.append((char) HexFormat.fromHexDigits(field, i + 2, i + 6));
+                i += 5;
+            }
+            else {
+                decoded.append(field.charAt(++i));
+            }
+        }
+        return decoded.toString();
     }
 
 }

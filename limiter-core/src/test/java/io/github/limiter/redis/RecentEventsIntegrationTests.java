@@ -1,6 +1,9 @@
 package io.github.limiter.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -81,14 +84,41 @@ class RecentEventsIntegrationTests {
     }
 
     @Test
-    void keepsHostileKeysReadable() {
+    void keepsHostileKeysWhole() {
         Limit limit = Limit.of(5, Duration.ofMinutes(1)).withAlertAt(1);
-        String hostile = "a\u001fb{c}:d";
-        this.limiter.tryAcquire("odd", hostile, limit);
-        this.limiter.tryAcquire("odd", hostile, limit);
+        List<String> hostile = List.of("a\u001fb{c}:d", "back\\slash\\u001F", "sur\udc80", "sur\udfff", "sur?",
+                "line\r\nbreak", "\u001b[2J");
+        for (String key : hostile) {
+            this.limiter.tryAcquire("odd", key, limit);
+            this.limiter.tryAcquire("odd", key, limit);
+        }
         assertThat(this.recent.awaitWritten(Duration.ofSeconds(5))).isTrue();
-        assertThat(this.recent.recent("odd")).singleElement()
-            .satisfies(event -> assertThat(event.key()).isEqualTo("a?b{c}:d"));
+        List<String> newestFirst = new ArrayList<>(hostile);
+        Collections.reverse(newestFirst);
+        // an admin lifts a ban by the key a record gives: it must be the key, not a look-alike
+        assertThat(this.recent.recent("odd")).extracting(RecentEvent::key)
+            .containsExactlyElementsOf(newestFirst);
+    }
+
+    @Test
+    void boundsTheRecordsOfHugeKeysSoTheListStaysSmall() {
+        Limit limit = Limit.of(2, Duration.ofMinutes(1)).withAlertAt(1).withBanFor(Duration.ofMinutes(1));
+        for (int i = 0; i < 60; i++) {
+            String megabyte = String.format("%02d", i).repeat(1_048_576 / 2);
+            for (int call = 0; call < 3; call++) {
+                this.limiter.tryAcquire("huge", megabyte, limit);
+            }
+        }
+        assertThat(this.recent.awaitWritten(Duration.ofSeconds(20))).isTrue();
+        String list = this.prefix + "events:{huge}";
+        assertThat(redis.opsForList().size(list)).isEqualTo(RecentEvents.CAPACITY);
+        long bytes = redis.opsForList().range(list, 0, -1).stream()
+            .mapToLong(record -> record.getBytes(StandardCharsets.UTF_8).length).sum();
+        assertThat(bytes).as("the list of 100 records of 1 MB keys, in bytes").isLessThan(25_000L);
+        List<RecentEvent> events = this.recent.recent("huge");
+        assertThat(events).hasSize(RecentEvents.CAPACITY).allSatisfy(event -> assertThat(event.key())
+            .hasSizeLessThan(150).contains("...(1048576 chars, sha256 "));
+        assertThat(events.get(0).key()).startsWith("59".repeat(32));
     }
 
     @Test
