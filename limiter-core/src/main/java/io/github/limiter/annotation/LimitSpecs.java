@@ -12,7 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import io.github.limiter.Algorithm;
 import io.github.limiter.InvalidRateLimitException;
+import io.github.limiter.Limit;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -26,6 +30,14 @@ import org.springframework.util.ClassUtils;
  * override those of its policy.
  */
 final class LimitSpecs {
+
+    /** Bytes a sliding log's entry takes in Redis, measured with MEMORY USAGE at max 100,000. */
+    static final long SLIDING_LOG_ENTRY_BYTES = 118;
+
+    /** A key larger than this is worth a warning. */
+    static final long LARGE_KEY_BYTES = 1_000_000;
+
+    private static final Log logger = LogFactory.getLog(LimitSpecs.class);
 
     // resolved once per method and user class (a CGLIB subclass shares its superclass's)
     private final Map<MethodClassKey, Optional<MethodLimits>> resolved = new ConcurrentHashMap<>(256);
@@ -43,6 +55,9 @@ final class LimitSpecs {
 
     // classes whose methods were checked for limits that could never apply
     private final Set<Class<?>> checkedClasses = ConcurrentHashMap.newKeySet();
+
+    // sliding logs already warned of, by limit id
+    private final Set<String> warnedLargeLogs = ConcurrentHashMap.newKeySet();
 
     // refuses the limits the proxy of a class could never apply
     private final ProxyChecks proxyChecks;
@@ -108,9 +123,27 @@ final class LimitSpecs {
                         "names two limits of the same method; give each its own name", null);
             }
             specs.add(spec);
+            spec.variants().forEach(this::warnIfLargeSlidingLog);
         }
         return Optional.of(Fallbacks.limits(List.copyOf(specs), Returns.of(specific, targetClass), annotations,
                 specific, targetClass));
+    }
+
+    /**
+     * A sliding log keeps an entry per call in its window, about {@value #SLIDING_LOG_ENTRY_BYTES}
+     * bytes each in Redis: past about a megabyte a key, every decision of a busy key and every
+     * reset cost Redis time (and memory) in proportion, which a constant-memory algorithm does not.
+     * Logged once per limit, at start.
+     */
+    private void warnIfLargeSlidingLog(LimitSpec spec) {
+        Limit limit = spec.limit();
+        if (limit.algorithm() == Algorithm.SLIDING_LOG && limit.max() * SLIDING_LOG_ENTRY_BYTES > LARGE_KEY_BYTES
+                && this.warnedLargeLogs.add(spec.limitId())) {
+            logger.warn("Rate limit '" + spec.limitId() + "' of " + spec.method() + " is a SLIDING_LOG of max "
+                    + limit.max() + ": a key that reaches it holds about " + (limit.max() * SLIDING_LOG_ENTRY_BYTES
+                    / 1_000_000) + " MB in Redis, an entry per call. SLIDING_WINDOW counts as smoothly in about 160 "
+                    + "bytes a key, whatever the max (docs/algorithms.md)");
+        }
     }
 
     /** Whether a method could be limited at all: a public instance method not of {@link Object}. */

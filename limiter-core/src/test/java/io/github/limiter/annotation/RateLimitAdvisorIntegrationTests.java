@@ -457,6 +457,29 @@ class RateLimitAdvisorIntegrationTests {
     }
 
     @Test
+    void aSlidingLogWhoseKeysWouldPassAMegabyteIsWarnedAboutOnceAtStart() {
+        Logger logger = (Logger) LoggerFactory.getLogger(LimitSpecs.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            LargeLogs logs = start(LargeLogs.class).getBean(LargeLogs.class);
+            logs.large();
+            logs.large();
+            logs.small();
+        }
+        finally {
+            logger.detachAppender(logged);
+        }
+        assertThat(logged.list).singleElement().satisfies((event) -> {
+            assertThat(event.getLevel()).isEqualTo(Level.WARN);
+            assertThat(event.getFormattedMessage()).startsWith("Rate limit 'LargeLogs.large' of LargeLogs.large() is a "
+                    + "SLIDING_LOG of max 100000: a key that reaches it holds about 11 MB in Redis, an entry per call")
+                .contains("SLIDING_WINDOW counts as smoothly in about 160 bytes a key, whatever the max");
+        });
+    }
+
+    @Test
     void callsTheFallbackInsteadOfThrowing() {
         WithFallback bean = start(WithFallback.class).getBean(WithFallback.class);
         assertThat(bean.answer("ann")).isEqualTo("answer for ann");
@@ -962,6 +985,18 @@ class RateLimitAdvisorIntegrationTests {
 
         @RateLimit(policy = "logged")
         public void fromPolicy() {
+        }
+
+    }
+
+    static class LargeLogs {
+
+        @RateLimit(window = "1h", max = 100_000, algorithm = Algorithm.SLIDING_LOG)
+        public void large() {
+        }
+
+        @RateLimit(window = "1h", max = 1_000, algorithm = Algorithm.SLIDING_LOG)
+        public void small() {
         }
 
     }
