@@ -1,5 +1,6 @@
 package io.github.limiter.sample.admin;
 
+import io.github.limiter.PrintableKeys;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.sample.answers.AnswerController;
@@ -37,8 +38,8 @@ class KickOffline {
     @EventListener(condition = "#event.limitId().startsWith('" + AnswerController.LIMIT_NAME + ".')")
     void notifyAdministrator(RateLimitAlertEvent event) {
         logger.warn("Administrator alert: user '{}' ({} plan) read {} answers within {}s (alert at {})",
-                event.key(), AnswerLimits.planOf(event.limitId()), event.count(), event.window().toSeconds(),
-                event.alertAt());
+                PrintableKeys.of(event.key()), AnswerLimits.planOf(event.limitId()), event.count(),
+                event.window().toSeconds(), event.alertAt());
     }
 
     @EventListener(condition = "#event.limitId().startsWith('" + AnswerController.LIMIT_NAME + ".')")
@@ -50,11 +51,12 @@ class KickOffline {
                 ended++;
             }
             logger.warn("User '{}' banned for {}s for reading too fast; {} session(s) ended on every instance",
-                    event.key(), event.banDuration().toSeconds(), ended);
+                    PrintableKeys.of(event.key()), event.banDuration().toSeconds(), ended);
         }
         catch (DataAccessException ex) {
             // the ban is in force all the same: every read is refused and every login too until it ends
-            logger.warn("User '{}' banned for {}s, but their sessions could not be ended: {}", event.key(),
+            logger.warn("User '{}' banned for {}s, but their sessions could not be ended: {}",
+                    PrintableKeys.of(event.key()),
                     event.banDuration().toSeconds(), ex.getMessage());
         }
     }
