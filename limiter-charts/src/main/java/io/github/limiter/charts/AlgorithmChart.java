@@ -21,6 +21,7 @@ import io.github.limiter.test.EmbeddedRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -99,10 +100,10 @@ public final class AlgorithmChart {
             RedisRateLimiter limiter = RedisRateLimiter.builder(new StringRedisTemplate(connectionFactory))
                 .keyPrefix(prefix)
                 .build();
-            int[] maxes = { 10, 100, 1000 };
+            int[] maxes = { 10, 100, 1_000, 10_000, 100_000 };
             System.out.println();
-            System.out.println("| algorithm | bytes per key, max 10 | max 100 | max 1000 |");
-            System.out.println("| --- | --- | --- | --- |");
+            System.out.println("| algorithm | bytes per key, max 10 | max 100 | max 1,000 | max 10,000 | max 100,000 |");
+            System.out.println("| --- | --- | --- | --- | --- | --- |");
             for (Algorithm algorithm : Algorithm.values()) {
                 StringBuilder row = new StringBuilder("| " + algorithm);
                 for (int max : maxes) {
@@ -115,11 +116,36 @@ public final class AlgorithmChart {
                 }
                 System.out.println(row.append(" |"));
             }
+            printFreeing(connection, prefix + "{memory:SLIDING_LOG-100000}");
         }
         finally {
             connectionFactory.destroy();
             client.shutdown();
         }
+    }
+
+    /**
+     * How long Redis's main thread takes to free the largest sliding log, with {@code DEL} and
+     * with {@code UNLINK}, from its own statistics ({@code usec} of {@code INFO commandstats}).
+     */
+    private static void printFreeing(StatefulRedisConnection<String, String> connection, String key) {
+        RedisCommands<String, String> commands = connection.sync();
+        commands.copy(key, key + ":copy");
+        commands.configResetstat();
+        commands.del(key);
+        commands.unlink(key + ":copy");
+        String stats = commands.info("commandstats");
+        System.out.println();
+        System.out.println("Freeing a SLIDING_LOG key of max 100,000 on Redis's main thread: DEL "
+                + usec(stats, "del") + " us, UNLINK " + usec(stats, "unlink") + " us");
+    }
+
+    private static String usec(String stats, String command) {
+        return stats.lines()
+            .filter(line -> line.startsWith("cmdstat_" + command + ":"))
+            .map(line -> line.replaceAll("^.*[:,]usec=(\\d+),.*$", "$1"))
+            .findFirst()
+            .orElse("?");
     }
 
     private static void write(Path output, String svg) throws IOException {
