@@ -14,6 +14,7 @@ import io.github.limiter.LimitChecks.Field;
 import io.github.limiter.annotation.LimitDescription;
 import io.github.limiter.annotation.PolicyOverride;
 import io.github.limiter.annotation.PolicyOverrides;
+import io.github.limiter.annotation.RateLimitPolicyChangedEvent.Origin;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -149,12 +150,14 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * does not set, after checking the result against this instance's limits. Applies here at once.
      * @param policy the policy's name
      * @param values the values to set
+     * @param requester who asked, named in this instance's log line (an authenticated user's name, or
+     * {@code anonymous}); {@code null} where no one asked
      * @return the policy's limits as they apply now
      * @throws IllegalArgumentException if the policy is not defined or the result breaks a rule
      * @throws org.springframework.dao.DataAccessException if Redis cannot be written
      */
-    public synchronized List<LimitDescription> set(String policy, PolicyOverride values) {
-        return change(policy, values, Set.of());
+    public synchronized List<LimitDescription> set(String policy, PolicyOverride values, @Nullable String requester) {
+        return change(policy, values, Set.of(), requester);
     }
 
     /**
@@ -163,18 +166,21 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * @param policy the policy's name
      * @param values the values to set
      * @param removed the fields whose override to remove, back to their configured values
+     * @param requester who asked, named in this instance's log line (an authenticated user's name, or
+     * {@code anonymous}); {@code null} where no one asked (a configuration refresh)
      * @return the policy's limits as they apply now
      * @throws IllegalArgumentException if the policy is not defined or the result breaks a rule
      * @throws org.springframework.dao.DataAccessException if Redis cannot be written
      */
-    public synchronized List<LimitDescription> change(String policy, PolicyOverride values, Set<Field> removed) {
+    public synchronized List<LimitDescription> change(String policy, PolicyOverride values, Set<Field> removed,
+            @Nullable String requester) {
         if (values.isEmpty() && removed.isEmpty()) {
             throw new IllegalArgumentException("A change of policy '" + policy
                     + "' sets none of max, window, alert-at and ban-for");
         }
         PolicyOverride result = without(read().getOrDefault(policy, PolicyOverride.NONE).with(values), removed);
         this.overrides.check(policy, result);
-        write(policy, result);
+        write(policy, result, requester);
         return this.overrides.limitsOf(policy);
     }
 
@@ -182,22 +188,24 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * Removes a policy's override: its limits go back to their configured values. Applies here at
      * once.
      * @param policy the policy's name
+     * @param requester who asked, named in this instance's log line (an authenticated user's name, or
+     * {@code anonymous}); {@code null} where no one asked
      * @return whether there was an override
      * @throws org.springframework.dao.DataAccessException if Redis cannot be written
      */
-    public synchronized boolean remove(String policy) {
+    public synchronized boolean remove(String policy, @Nullable String requester) {
         boolean had = read().containsKey(policy);
-        write(policy, PolicyOverride.NONE);
+        write(policy, PolicyOverride.NONE, requester);
         return had;
     }
 
-    private void write(String policy, PolicyOverride override) {
+    private void write(String policy, PolicyOverride override, @Nullable String requester) {
         List<String> args = new ArrayList<>();
         args.add(Long.toString(this.retention.toMillis()));
         args.addAll(PolicyOverridesHash.fields(policy, override));
         this.redis.execute(WRITE, List.of(this.key), args.toArray());
         this.renewedAt = System.nanoTime();
-        this.overrides.update(read(), true);
+        this.overrides.update(read(), Origin.THIS_INSTANCE, requester);
         announce();
     }
 
@@ -223,7 +231,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
             this.redis.expire(this.key, this.retention);
             this.renewedAt = System.nanoTime();
         }
-        this.overrides.update(latest, false);
+        this.overrides.update(latest, Origin.ANOTHER_INSTANCE, null);
     }
 
     private Duration renewal() {

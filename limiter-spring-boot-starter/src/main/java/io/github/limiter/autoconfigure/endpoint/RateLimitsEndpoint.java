@@ -168,7 +168,7 @@ public class RateLimitsEndpoint {
         try {
             PolicyOverride values = new PolicyOverride(max, duration("window", window), alertAt,
                     duration("banFor", banFor));
-            List<LimitDescription> limits = this.policyOverrides.set(policy, values);
+            List<LimitDescription> limits = this.policyOverrides.set(policy, values, null);
             return new WebEndpointResponse<>(
                     PolicyChange.of(policy, this.advisor.overrides().current().get(policy), limits));
         }
@@ -193,7 +193,7 @@ public class RateLimitsEndpoint {
         if (this.policyOverrides == null || !this.properties.getPolicies().containsKey(policy)) {
             return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }
-        boolean had = this.policyOverrides.remove(policy);
+        boolean had = this.policyOverrides.remove(policy, null);
         return new WebEndpointResponse<>(Map.of("policy", policy, "wasOverridden", had, "limits",
                 this.advisor.overrides().limitsOf(policy).stream().map(LimitEntry::of).toList()));
     }
