@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
 import io.github.limiter.PrintableKeys;
+import io.github.limiter.annotation.RateLimitPolicyChangedEvent.Origin;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -263,9 +264,10 @@ public final class PolicyOverrides {
             case THIS_INSTANCE -> ((event.requester() != null) ? "by '" + PrintableKeys.of(event.requester()) + "' "
                     : "") + "on this instance";
             case ANOTHER_INSTANCE -> "by another instance (read from Redis)";
+            case LOST -> "lost from Redis";
         };
         String what = (event.after() == null) ? "is back to its configured values (override "
-                + event.before().describe() + " removed " + how + ")"
+                + event.before().describe() + ((event.origin() == Origin.LOST) ? " " : " removed ") + how + ")"
                 : "is overridden " + how + ": " + event.after().describe()
                         + ((event.before() != null) ? " (was " + event.before().describe() + ")" : "");
         StringBuilder limits = new StringBuilder();

@@ -56,7 +56,13 @@ public record RateLimitPolicyChangedEvent(String policy, @Nullable PolicyOverrid
         THIS_INSTANCE,
 
         /** Another instance made the change; this one read it from Redis. */
-        ANOTHER_INSTANCE
+        ANOTHER_INSTANCE,
+
+        /**
+         * Redis lost the override (a restart without persistence, a flush, an eviction): the policy
+         * is back to its configured values though no instance removed it.
+         */
+        LOST
 
     }
 

@@ -3,10 +3,12 @@ package io.github.limiter.redis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -42,13 +44,18 @@ import org.springframework.scheduling.TaskScheduler;
  * while any instance runs, it renews that time at least once an hour, so an override lasts until it
  * is removed unless no instance has run for that long.
  *
+ * <p>The hash bears a mark, when Redis made it and how many changes it has taken, and a change never
+ * empties it: a hash that was read here and is then gone, made anew, or with fewer changes was lost
+ * by Redis (a restart without persistence, a flush, an eviction). The overrides it took with it are
+ * logged as lost, at WARN, rather than as removed by another instance.
+ *
  * <p>Internal API; it may change in any release.
  */
 public final class RedisPolicyOverrides implements SmartLifecycle {
 
     private static final Log logger = LogFactory.getLog(RedisPolicyOverrides.class);
 
-    private static final RedisScript<Long> WRITE = LimiterScripts.policyOverrides();
+    private static final RedisScript<String> WRITE = LimiterScripts.policyOverrides();
 
     private static final Duration LONGEST_RENEWAL = Duration.ofHours(1);
 
@@ -80,6 +87,9 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     private volatile @Nullable ScheduledFuture<?> polling;
 
     private volatile long renewedAt;
+
+    // the hash's mark at this instance's latest read, to tell a hash Redis lost from one emptied
+    private PolicyOverridesHash.Mark mark = PolicyOverridesHash.Mark.NONE;
 
     private final String channel;
 
@@ -205,7 +215,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
         args.addAll(PolicyOverridesHash.fields(policy, override));
         this.redis.execute(WRITE, List.of(this.key), args.toArray());
         this.renewedAt = System.nanoTime();
-        this.overrides.update(read(), Origin.THIS_INSTANCE, requester);
+        apply(entries(), Origin.THIS_INSTANCE, requester);
         announce();
     }
 
@@ -226,12 +236,38 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * @throws org.springframework.dao.DataAccessException if Redis cannot be read
      */
     public synchronized void refresh() {
-        Map<String, PolicyOverride> latest = read();
+        Map<String, PolicyOverride> latest = apply(entries(), Origin.ANOTHER_INSTANCE, null);
         if (!latest.isEmpty() && System.nanoTime() - this.renewedAt > renewal().toNanos()) {
             this.redis.expire(this.key, this.retention);
             this.renewedAt = System.nanoTime();
         }
-        this.overrides.update(latest, Origin.ANOTHER_INSTANCE, null);
+    }
+
+    /**
+     * Applies what the hash holds now. Where Redis lost the hash since the latest read, the
+     * overrides it no longer holds are logged as lost and applied as such first; what it holds
+     * was written since, and comes from {@code origin}.
+     * @return the overrides the hash holds
+     */
+    private Map<String, PolicyOverride> apply(Map<Object, Object> entries, Origin origin, @Nullable String requester) {
+        Map<String, PolicyOverride> latest = this.hash.parse(entries);
+        PolicyOverridesHash.Mark mark = this.hash.mark(entries);
+        if (mark.lostSince(this.mark)) {
+            Map<String, PolicyOverride> kept = new LinkedHashMap<>(this.overrides.current());
+            Set<String> lost = new TreeSet<>(kept.keySet());
+            lost.removeAll(latest.keySet());
+            kept.keySet().retainAll(latest.keySet());
+            if (!lost.isEmpty()) {
+                String which = (lost.size() == 1) ? "policy " + lost.iterator().next() + " is back to its"
+                        : "policies " + String.join(", ", lost) + " are back to their";
+                logger.warn("Rate limit policy overrides were lost from Redis (it restarted without persistence, was "
+                        + "flushed, or evicted " + this.key + "): " + which + " configured values");
+                this.overrides.update(kept, Origin.LOST, null);
+            }
+        }
+        this.mark = mark;
+        this.overrides.update(latest, origin, requester);
+        return latest;
     }
 
     private Duration renewal() {
@@ -245,7 +281,11 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * @throws org.springframework.dao.DataAccessException if Redis cannot be read
      */
     public Map<String, PolicyOverride> read() {
-        return this.hash.parse(this.redis.opsForHash().entries(this.key));
+        return this.hash.parse(entries());
+    }
+
+    private Map<Object, Object> entries() {
+        return this.redis.opsForHash().entries(this.key);
     }
 
     private static PolicyOverride without(PolicyOverride override, Set<Field> removed) {

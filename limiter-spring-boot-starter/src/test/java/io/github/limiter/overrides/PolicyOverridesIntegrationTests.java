@@ -311,6 +311,42 @@ class PolicyOverridesIntegrationTests {
     }
 
     @Test
+    void overridesRedisLostAreLoggedAsLostAndNotAsRemovedByAnotherInstance(CapturedOutput output) {
+        int seenOnA = events(a).size();
+        int seenOnB = events(b).size();
+        store(a).set("free", new PolicyOverride(4L, null, null, null), OPS);
+        store(a).set("pro", new PolicyOverride(8L, null, null, null), OPS);
+        assertThat(awaitEvents(b, seenOnB, 2)).containsExactlyInAnyOrder("free ANOTHER_INSTANCE max=4",
+                "pro ANOTHER_INSTANCE max=8");
+        seenOnA = events(a).size();
+        seenOnB = events(b).size();
+
+        // what a restart without persistence leaves: no hash at all
+        redis.withCommands((commands) -> commands.flushall());
+        // B reads every 10 minutes: this is its next read; A reads every 200 ms
+        store(b).refresh();
+        assertThat(awaitEvents(b, seenOnB, 2)).containsExactlyInAnyOrder("free LOST none", "pro LOST none");
+        assertThat(awaitEvents(a, seenOnA, 2)).containsExactlyInAnyOrder("free LOST none", "pro LOST none");
+        assertThat(b.getBean(RateLimitAdvisor.class).overrides().current()).isEmpty();
+        assertThat(a.getBean(RateLimitAdvisor.class).overrides().current()).isEmpty();
+        assertThat(output.getOut()).contains("WARN", "Rate limit policy overrides were lost from Redis (it restarted "
+                + "without persistence, was flushed, or evicted " + prefix + "policy-overrides): policies free, pro "
+                + "are back to their configured values",
+                "Rate limit policy 'free' is back to its configured values (override max=4 lost from Redis).")
+            .doesNotContain("override max=4 removed by another instance", "override max=8 removed by another instance");
+
+        // lost, then written again before B read: what B no longer finds was lost, what it finds is new
+        seenOnB = events(b).size();
+        store(a).set("free", new PolicyOverride(5L, null, null, null), OPS);
+        assertThat(awaitEvents(b, seenOnB, 1)).containsExactly("free ANOTHER_INSTANCE max=5");
+        seenOnB = events(b).size();
+        redis.withCommands((commands) -> commands.flushall());
+        store(a).set("pro", new PolicyOverride(9L, null, null, null), OPS);
+        assertThat(awaitEvents(b, seenOnB, 2)).containsExactly("free LOST none", "pro ANOTHER_INSTANCE max=9");
+        assertThat(output.getOut()).contains("policy free is back to its configured values");
+    }
+
+    @Test
     void aConfigurationRefreshChangesAPolicyOnEveryInstanceAndARefreshBackRemovesIt() {
         MapPropertySource refreshed = new MapPropertySource("refreshed",
                 new java.util.HashMap<>(Map.of("limiter.policies.answers.max", "40")));
@@ -389,6 +425,19 @@ class PolicyOverridesIntegrationTests {
 
     private static List<RateLimitPolicyChangedEvent> events(ConfigurableApplicationContext instance) {
         return instance.getBean(App.class).events;
+    }
+
+    /**
+     * Awaits {@code count} events of an instance after the first {@code from} (an event follows the
+     * change it tells of), and returns each one's policy, origin and override after.
+     */
+    private static List<String> awaitEvents(ConfigurableApplicationContext instance, int from, int count) {
+        await(BOUND, count + " events", () -> events(instance).size() >= from + count);
+        return events(instance).subList(from, events(instance).size())
+            .stream()
+            .map((event) -> event.policy() + " " + event.origin() + " "
+                    + ((event.after() != null) ? event.after().describe() : "none"))
+            .toList();
     }
 
     /** This instance's events about "searches", which only the first test changes. */
