@@ -21,6 +21,7 @@ import io.github.limiter.redis.RedisPolicyOverrides;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -40,9 +41,16 @@ import org.springframework.dao.DataAccessException;
  * configuration ({@code DELETE /actuator/ratelimits/{policy}}). Exposed and secured like Spring
  * Boot's own endpoints.
  *
+ * <p>The writes are off unless the application turns them on with
+ * {@code management.endpoint.ratelimits.access=unrestricted}: anyone who may call them can lift
+ * bans and switch them off on every instance, so the endpoint's default access is read-only, as
+ * Spring Boot's destructive endpoints ({@code shutdown}, {@code heapdump}) have none. Spring Boot
+ * then leaves them unmapped: over HTTP, a write to a key answers 405 (the path has its read) and
+ * a write to a policy 404.
+ *
  * @since 0.1.0
  */
-@Endpoint(id = "ratelimits")
+@Endpoint(id = "ratelimits", defaultAccess = Access.READ_ONLY)
 // the policy operations answer through WebEndpointResponse<Object>, which hides what they return
 @RegisterReflectionForBinding(RateLimitsEndpoint.PolicyChange.class)
 public class RateLimitsEndpoint {
