@@ -9,6 +9,7 @@ import io.github.limiter.redis.RedisPolicyOverrides;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,6 +33,12 @@ public final class LimiterEndpointAutoConfiguration {
     RateLimitsEndpoint rateLimitsEndpoint(RateLimitAdvisor advisor, RateLimitAdmin admin,
             LimiterProperties properties, ObjectProvider<RedisPolicyOverrides> policyOverrides) {
         return new RateLimitsEndpoint(advisor, admin, properties, policyOverrides.getIfAvailable());
+    }
+
+    // Spring Boot's endpoint discoverers apply every advisor bean to the operations they find
+    @Bean
+    OperationInvokerAdvisor rateLimitsRequesterAdvisor() {
+        return new RequesterAdvisor();
     }
 
 }

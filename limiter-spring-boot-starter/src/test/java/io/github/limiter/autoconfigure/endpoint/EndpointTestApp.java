@@ -1,12 +1,19 @@
 package io.github.limiter.autoconfigure.endpoint;
 
+import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.security.Principal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.test.LocalHttp;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -14,18 +21,24 @@ import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * An application with one limit that bans, {@code reads} (one read a minute, then a ban of ten
  * minutes), and the {@code ratelimits} endpoint exposed over HTTP; and a client that sends it what
- * its tests send.
+ * its tests send. A request with an {@value #USER} header is that user's, as a servlet container's
+ * own authentication (a realm) makes it: the principal Spring Boot's actuator reads on any Spring
+ * Boot line, without Spring Security.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import(EndpointTestApp.Reads.class)
+@Import({ EndpointTestApp.Reads.class, EndpointTestApp.ContainerAuthentication.class })
 class EndpointTestApp {
+
+    /** The header that names the request's user. */
+    static final String USER = "X-Test-User";
 
     // the properties of every test of it, which adds the endpoint's access and its own; a sliding
     // log, so that no window's end falls between the two reads of a ban
@@ -52,6 +65,25 @@ class EndpointTestApp {
         @RateLimit(name = "reads", policy = "reads", key = "#user")
         public String read(@RequestParam String user) {
             return "read";
+        }
+
+    }
+
+    /** Makes the user that {@value #USER} names the request's principal. */
+    static class ContainerAuthentication extends OncePerRequestFilter {
+
+        @Override
+        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                throws ServletException, IOException {
+            String user = request.getHeader(USER);
+            chain.doFilter((user != null) ? new HttpServletRequestWrapper(request) {
+
+                @Override
+                public Principal getUserPrincipal() {
+                    return () -> user;
+                }
+
+            } : request, response);
         }
 
     }

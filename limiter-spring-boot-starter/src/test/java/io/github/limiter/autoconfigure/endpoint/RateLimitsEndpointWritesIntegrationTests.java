@@ -1,5 +1,6 @@
 package io.github.limiter.autoconfigure.endpoint;
 
+import java.util.Map;
 import java.util.UUID;
 
 import io.github.limiter.test.RedisServerExtension;
@@ -70,7 +71,7 @@ class RateLimitsEndpointWritesIntegrationTests {
         private int port;
 
         @Test
-        void anAnonymousWriteIsDone(CapturedOutput output) {
+        void anAnonymousWriteIsDoneAndLoggedWithWhatChangedAndAnonymous(CapturedOutput output) {
             EndpointTestApp.Client app = new EndpointTestApp.Client(this.port);
             String user = EndpointTestApp.user();
             app.ban(user);
@@ -83,6 +84,34 @@ class RateLimitsEndpointWritesIntegrationTests {
             assertThat(app.send("POST", "/actuator/ratelimits/reads", "{\"max\": 3}").statusCode()).isEqualTo(200);
             assertThat(app.send("DELETE", "/actuator/ratelimits/reads", null).body())
                 .contains("\"wasOverridden\":true");
+
+            assertThat(output.getOut()).contains(
+                    "Rate limit 'reads': ban of key '" + user + "' lifted by 'anonymous' through the ratelimits "
+                            + "endpoint (it was banned)",
+                    "Rate limit 'reads': count, ban and alert of key '" + user + "' reset by 'anonymous' through "
+                            + "the ratelimits endpoint",
+                    "Rate limit policy 'reads' is overridden by 'anonymous' on this instance: max=3.",
+                    "Rate limit policy 'reads' is back to its configured values (override max=3 removed by "
+                            + "'anonymous' on this instance)");
+        }
+
+        @Test
+        void aWriteNamesTheRequestsPrincipalEscapedAsAKey(CapturedOutput output) {
+            // the container's authentication names the user; a name is client data, quoted as a key is
+            EndpointTestApp.Client app = new EndpointTestApp.Client(this.port, Map.of(EndpointTestApp.USER, "o'ps"));
+            String user = EndpointTestApp.user();
+            app.ban(user);
+
+            assertThat(app.send("POST", "/actuator/ratelimits/reads/" + user, null).body())
+                .contains("\"wasBanned\":true");
+            assertThat(app.send("POST", "/actuator/ratelimits/reads", "{\"max\": 4}").statusCode()).isEqualTo(200);
+            assertThat(app.send("DELETE", "/actuator/ratelimits/reads", null).statusCode()).isEqualTo(200);
+            assertThat(output.getOut()).contains(
+                    "Rate limit 'reads': ban of key '" + user + "' lifted by 'o\\'ps' through the ratelimits "
+                            + "endpoint (it was banned)",
+                    "Rate limit policy 'reads' is overridden by 'o\\'ps' on this instance: max=4.",
+                    "Rate limit policy 'reads' is back to its configured values (override max=4 removed by 'o\\'ps' "
+                            + "on this instance)");
         }
 
     }
