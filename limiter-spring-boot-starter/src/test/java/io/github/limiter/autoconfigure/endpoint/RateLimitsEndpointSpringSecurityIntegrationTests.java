@@ -5,13 +5,18 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.UUID;
 
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
@@ -33,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The {@code ratelimits} endpoint's writes turned on behind Spring Security, whose HTTP Basic
  * authentication lets only an administrator write: each write's log line names the user Spring
- * Security authenticated. (Spring Boot 4 only: see the Boot 3.5 starter's build.)
+ * Security authenticated, and the start does not warn of open writes. (Spring Boot 4 only: see the
+ * Boot 3.5 starter's build.)
  */
 @WithRedis
 @ExtendWith(OutputCaptureExtension.class)
@@ -76,6 +82,21 @@ class RateLimitsEndpointSpringSecurityIntegrationTests {
                 "Rate limit policy 'reads' is overridden by 'admin' on this instance: max=3.",
                 "Rate limit policy 'reads' is back to its configured values (override max=3 removed by 'admin' on "
                         + "this instance)");
+    }
+
+    @Test
+    void theStartDoesNotWarnOfOpenWritesWhereSpringSecurityHasAFilterChain(CapturedOutput output) {
+        new WebApplicationContextRunner()
+            .withInitializer(LimiterEndpointAutoConfigurationTests::bindAsSpringApplicationDoes)
+            .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
+                    LimiterAutoConfiguration.class, LimiterEndpointAutoConfiguration.class))
+            .withUserConfiguration(BasicAuthentication.class)
+            .withPropertyValues(EndpointTestApp.EXPOSED, "management.endpoint.ratelimits.access=unrestricted")
+            .run((context) -> {
+                assertThat(context).hasSingleBean(SecurityFilterChain.class);
+                assertThat(context).as("the check ran").hasSingleBean(UnsecuredWritesWarning.class);
+                assertThat(output.getOut()).doesNotContain("The ratelimits endpoint's writes are open");
+            });
     }
 
     /** Reads for everyone; anything else for administrators, who authenticate with HTTP Basic. */
