@@ -17,6 +17,8 @@ import java.util.function.Supplier;
 
 import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
+import io.github.limiter.PrintableKeys;
+import io.github.limiter.annotation.RateLimitPolicyChangedEvent.Origin;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -142,11 +144,13 @@ public final class PolicyOverrides {
      * {@link #check} here (written by an instance with other limits) is logged and not applied:
      * the policy keeps its configured values on this instance.
      * @param latest every override, by policy name
-     * @param madeHere whether this instance made the change
+     * @param origin where the change came from
+     * @param requester who asked for the change, where this instance made it: the name its log line
+     * gives, escaped there as a key is; {@code null} where no one asked or another instance made it
      * @return the changes applied
      */
     public synchronized List<RateLimitPolicyChangedEvent> update(Map<String, PolicyOverride> latest,
-            boolean madeHere) {
+            RateLimitPolicyChangedEvent.Origin origin, @Nullable String requester) {
         Map<String, PolicyOverride> before = this.state.overrides;
         Map<String, PolicyOverride> after = new HashMap<>();
         List<String> changed = new ArrayList<>();
@@ -182,7 +186,7 @@ public final class PolicyOverrides {
         List<RateLimitPolicyChangedEvent> events = new ArrayList<>();
         for (String policy : changed) {
             RateLimitPolicyChangedEvent event = new RateLimitPolicyChangedEvent(policy, before.get(policy),
-                    after.get(policy), limitsOf(policy), madeHere);
+                    after.get(policy), limitsOf(policy), origin, requester);
             log(event);
             events.add(event);
             for (Consumer<RateLimitPolicyChangedEvent> listener : this.listeners) {
@@ -256,9 +260,14 @@ public final class PolicyOverrides {
     }
 
     private void log(RateLimitPolicyChangedEvent event) {
-        String how = event.madeHere() ? "on this instance" : "by another instance (read from Redis)";
+        String how = switch (event.origin()) {
+            case THIS_INSTANCE -> ((event.requester() != null) ? "by '" + PrintableKeys.of(event.requester()) + "' "
+                    : "") + "on this instance";
+            case ANOTHER_INSTANCE -> "by another instance (read from Redis)";
+            case LOST -> "lost from Redis";
+        };
         String what = (event.after() == null) ? "is back to its configured values (override "
-                + event.before().describe() + " removed " + how + ")"
+                + event.before().describe() + ((event.origin() == Origin.LOST) ? " " : " removed ") + how + ")"
                 : "is overridden " + how + ": " + event.after().describe()
                         + ((event.before() != null) ? " (was " + event.before().describe() + ")" : "");
         StringBuilder limits = new StringBuilder();

@@ -75,8 +75,8 @@ final class LimiterScripts {
         return new DefaultRedisScript<>(read("record_event.lua"), Long.class);
     }
 
-    static RedisScript<Long> policyOverrides() {
-        return new DefaultRedisScript<>(read("policy_overrides.lua"), Long.class);
+    static RedisScript<String> policyOverrides() {
+        return new DefaultRedisScript<>(read("policy_overrides.lua"), String.class);
     }
 
     private static String read(String name) {

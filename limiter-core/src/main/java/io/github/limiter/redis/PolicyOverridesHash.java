@@ -18,12 +18,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * The layout of the policy overrides' hash ({@link RedisLayout#policyOverrides}): a field per policy
  * and value, {@code <policy>/<max|window|alert-at|ban-for>}, holding a whole number (windows and
- * bans in milliseconds); an empty value removes the field ({@code policy_overrides.lua}). A field
+ * bans in milliseconds); an empty value removes the field ({@code policy_overrides.lua}). Beside
+ * them, {@value #WRITTEN} marks the hash (its {@link Mark}), so that no change empties it. A field
  * this version does not write is logged once, at ERROR, and ignored.
  */
 final class PolicyOverridesHash {
 
     private static final Log logger = LogFactory.getLog(PolicyOverridesHash.class);
+
+    /** The field that holds the hash's {@link Mark}, {@code <created>:<changes>}. */
+    static final String WRITTEN = "~written";
 
     private static final char SEPARATOR = '/';
 
@@ -48,11 +52,31 @@ final class PolicyOverridesHash {
         return fields;
     }
 
+    /** The mark of a hash; {@link Mark#NONE} where there is no hash, or no readable mark. */
+    Mark mark(Map<Object, Object> entries) {
+        Object written = entries.get(WRITTEN);
+        if (written == null) {
+            return Mark.NONE;
+        }
+        String text = written.toString();
+        int at = text.indexOf(':');
+        try {
+            return new Mark(text.substring(0, at), Long.parseLong(text.substring(at + 1)));
+        }
+        catch (RuntimeException ex) {
+            unreadable(WRITTEN, text);
+            return Mark.NONE;
+        }
+    }
+
     /** The overrides a hash holds, by policy name; a policy with no readable value has none. */
     Map<String, PolicyOverride> parse(Map<Object, Object> entries) {
         Map<String, Map<Field, String>> byPolicy = new LinkedHashMap<>();
         entries.forEach((name, value) -> {
             String field = name.toString();
+            if (field.equals(WRITTEN)) {
+                return;
+            }
             int at = field.lastIndexOf(SEPARATOR);
             Field which = (at > 0) ? field(field.substring(at + 1)) : null;
             if (which == null) {
@@ -111,6 +135,30 @@ final class PolicyOverridesHash {
     private static void put(List<String> fields, String policy, Field field, String value) {
         fields.add(policy + SEPARATOR + field.property());
         fields.add(value);
+    }
+
+    /**
+     * What {@code policy_overrides.lua} keeps in {@value PolicyOverridesHash#WRITTEN}: a change never removes it, so a
+     * hash that an instance read is never emptied, only lost by Redis.
+     *
+     * @param created when Redis made the hash, in microseconds of its clock since 1970
+     * @param changes how many changes the hash has taken since
+     */
+    record Mark(String created, long changes) {
+
+        /** No hash read yet, or none in Redis. */
+        static final Mark NONE = new Mark("", 0);
+
+        /**
+         * Whether the hash that bore an earlier mark was lost since: it is gone, made anew, or has
+         * fewer changes (Redis restored an older copy).
+         * @param earlier the mark of an earlier read
+         * @return {@code false} where the earlier read found no hash
+         */
+        boolean lostSince(Mark earlier) {
+            return !earlier.equals(NONE) && (!this.created.equals(earlier.created) || this.changes < earlier.changes);
+        }
+
     }
 
 }

@@ -17,7 +17,8 @@ package io.github.limiter.redis;
  * <tr><td>{@code <prefix>events:{<limit-id>}}</td><td>a limit's recent alerts and bans, newest
  * first, one {@link RecentEvents} record each</td></tr>
  * <tr><td>{@code <prefix>policy-overrides}</td><td>the policy overrides, a hash of
- * {@code <policy>/<field>} to whole numbers</td></tr>
+ * {@code <policy>/<field>} to whole numbers, and {@code ~written}, the count of changes it has
+ * taken</td></tr>
  * </table>
  *
  * <table>

@@ -3,10 +3,12 @@ package io.github.limiter.redis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -14,6 +16,7 @@ import io.github.limiter.LimitChecks.Field;
 import io.github.limiter.annotation.LimitDescription;
 import io.github.limiter.annotation.PolicyOverride;
 import io.github.limiter.annotation.PolicyOverrides;
+import io.github.limiter.annotation.RateLimitPolicyChangedEvent.Origin;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -41,13 +44,18 @@ import org.springframework.scheduling.TaskScheduler;
  * while any instance runs, it renews that time at least once an hour, so an override lasts until it
  * is removed unless no instance has run for that long.
  *
+ * <p>The hash bears a mark, when Redis made it and how many changes it has taken, and a change never
+ * empties it: a hash that was read here and is then gone, made anew, or with fewer changes was lost
+ * by Redis (a restart without persistence, a flush, an eviction). The overrides it took with it are
+ * logged as lost, at WARN, rather than as removed by another instance.
+ *
  * <p>Internal API; it may change in any release.
  */
 public final class RedisPolicyOverrides implements SmartLifecycle {
 
     private static final Log logger = LogFactory.getLog(RedisPolicyOverrides.class);
 
-    private static final RedisScript<Long> WRITE = LimiterScripts.policyOverrides();
+    private static final RedisScript<String> WRITE = LimiterScripts.policyOverrides();
 
     private static final Duration LONGEST_RENEWAL = Duration.ofHours(1);
 
@@ -79,6 +87,9 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     private volatile @Nullable ScheduledFuture<?> polling;
 
     private volatile long renewedAt;
+
+    // the hash's mark at this instance's latest read, to tell a hash Redis lost from one emptied
+    private PolicyOverridesHash.Mark mark = PolicyOverridesHash.Mark.NONE;
 
     private final String channel;
 
@@ -149,12 +160,14 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * does not set, after checking the result against this instance's limits. Applies here at once.
      * @param policy the policy's name
      * @param values the values to set
+     * @param requester who asked, named in this instance's log line (an authenticated user's name, or
+     * {@code anonymous}); {@code null} where no one asked
      * @return the policy's limits as they apply now
      * @throws IllegalArgumentException if the policy is not defined or the result breaks a rule
      * @throws org.springframework.dao.DataAccessException if Redis cannot be written
      */
-    public synchronized List<LimitDescription> set(String policy, PolicyOverride values) {
-        return change(policy, values, Set.of());
+    public synchronized List<LimitDescription> set(String policy, PolicyOverride values, @Nullable String requester) {
+        return change(policy, values, Set.of(), requester);
     }
 
     /**
@@ -163,18 +176,21 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * @param policy the policy's name
      * @param values the values to set
      * @param removed the fields whose override to remove, back to their configured values
+     * @param requester who asked, named in this instance's log line (an authenticated user's name, or
+     * {@code anonymous}); {@code null} where no one asked (a configuration refresh)
      * @return the policy's limits as they apply now
      * @throws IllegalArgumentException if the policy is not defined or the result breaks a rule
      * @throws org.springframework.dao.DataAccessException if Redis cannot be written
      */
-    public synchronized List<LimitDescription> change(String policy, PolicyOverride values, Set<Field> removed) {
+    public synchronized List<LimitDescription> change(String policy, PolicyOverride values, Set<Field> removed,
+            @Nullable String requester) {
         if (values.isEmpty() && removed.isEmpty()) {
             throw new IllegalArgumentException("A change of policy '" + policy
                     + "' sets none of max, window, alert-at and ban-for");
         }
         PolicyOverride result = without(read().getOrDefault(policy, PolicyOverride.NONE).with(values), removed);
         this.overrides.check(policy, result);
-        write(policy, result);
+        write(policy, result, requester);
         return this.overrides.limitsOf(policy);
     }
 
@@ -182,22 +198,24 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * Removes a policy's override: its limits go back to their configured values. Applies here at
      * once.
      * @param policy the policy's name
+     * @param requester who asked, named in this instance's log line (an authenticated user's name, or
+     * {@code anonymous}); {@code null} where no one asked
      * @return whether there was an override
      * @throws org.springframework.dao.DataAccessException if Redis cannot be written
      */
-    public synchronized boolean remove(String policy) {
+    public synchronized boolean remove(String policy, @Nullable String requester) {
         boolean had = read().containsKey(policy);
-        write(policy, PolicyOverride.NONE);
+        write(policy, PolicyOverride.NONE, requester);
         return had;
     }
 
-    private void write(String policy, PolicyOverride override) {
+    private void write(String policy, PolicyOverride override, @Nullable String requester) {
         List<String> args = new ArrayList<>();
         args.add(Long.toString(this.retention.toMillis()));
         args.addAll(PolicyOverridesHash.fields(policy, override));
         this.redis.execute(WRITE, List.of(this.key), args.toArray());
         this.renewedAt = System.nanoTime();
-        this.overrides.update(read(), true);
+        apply(entries(), Origin.THIS_INSTANCE, requester);
         announce();
     }
 
@@ -218,12 +236,38 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * @throws org.springframework.dao.DataAccessException if Redis cannot be read
      */
     public synchronized void refresh() {
-        Map<String, PolicyOverride> latest = read();
+        Map<String, PolicyOverride> latest = apply(entries(), Origin.ANOTHER_INSTANCE, null);
         if (!latest.isEmpty() && System.nanoTime() - this.renewedAt > renewal().toNanos()) {
             this.redis.expire(this.key, this.retention);
             this.renewedAt = System.nanoTime();
         }
-        this.overrides.update(latest, false);
+    }
+
+    /**
+     * Applies what the hash holds now. Where Redis lost the hash since the latest read, the
+     * overrides it no longer holds are logged as lost and applied as such first; what it holds
+     * was written since, and comes from {@code origin}.
+     * @return the overrides the hash holds
+     */
+    private Map<String, PolicyOverride> apply(Map<Object, Object> entries, Origin origin, @Nullable String requester) {
+        Map<String, PolicyOverride> latest = this.hash.parse(entries);
+        PolicyOverridesHash.Mark mark = this.hash.mark(entries);
+        if (mark.lostSince(this.mark)) {
+            Map<String, PolicyOverride> kept = new LinkedHashMap<>(this.overrides.current());
+            Set<String> lost = new TreeSet<>(kept.keySet());
+            lost.removeAll(latest.keySet());
+            kept.keySet().retainAll(latest.keySet());
+            if (!lost.isEmpty()) {
+                String which = (lost.size() == 1) ? "policy " + lost.iterator().next() + " is back to its"
+                        : "policies " + String.join(", ", lost) + " are back to their";
+                logger.warn("Rate limit policy overrides were lost from Redis (it restarted without persistence, was "
+                        + "flushed, or evicted " + this.key + "): " + which + " configured values");
+                this.overrides.update(kept, Origin.LOST, null);
+            }
+        }
+        this.mark = mark;
+        this.overrides.update(latest, origin, requester);
+        return latest;
     }
 
     private Duration renewal() {
@@ -237,7 +281,11 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
      * @throws org.springframework.dao.DataAccessException if Redis cannot be read
      */
     public Map<String, PolicyOverride> read() {
-        return this.hash.parse(this.redis.opsForHash().entries(this.key));
+        return this.hash.parse(entries());
+    }
+
+    private Map<Object, Object> entries() {
+        return this.redis.opsForHash().entries(this.key);
     }
 
     private static PolicyOverride without(PolicyOverride override, Set<Field> removed) {

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 
+import static io.github.limiter.annotation.RateLimitPolicyChangedEvent.Origin.ANOTHER_INSTANCE;
+import static io.github.limiter.annotation.RateLimitPolicyChangedEvent.Origin.THIS_INSTANCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -53,7 +55,8 @@ class PolicyOverridesTests {
         assertThat(limits).extracting((limit) -> limit.limitId() + " " + limit.limit().max())
             .containsExactlyInAnyOrder("reads 12", "fixed 15");
 
-        this.overrides.update(Map.of("reads", new PolicyOverride(12L, Duration.ofSeconds(30), null, null)), true);
+        this.overrides.update(Map.of("reads", new PolicyOverride(12L, Duration.ofSeconds(30), null, null)), THIS_INSTANCE,
+                "ops");
         assertThat(this.advisor.limits()).extracting((limit) -> limit.limitId() + " " + limit.limit().max() + " "
                 + limit.limit().window() + " " + limit.limit().alertAt() + " " + limit.limit().banFor())
             .containsExactly("fixed 15 PT30S 10 PT15M", "reads 12 PT30S 10 PT15M");
@@ -61,14 +64,32 @@ class PolicyOverridesTests {
             assertThat(event.policy()).isEqualTo("reads");
             assertThat(event.before()).isNull();
             assertThat(event.madeHere()).isTrue();
+            assertThat(event.requester()).isEqualTo("ops");
         });
 
-        this.overrides.update(Map.of(), false);
+        this.overrides.update(Map.of(), ANOTHER_INSTANCE, null);
         assertThat(this.advisor.limits()).extracting((limit) -> limit.limitId() + " " + limit.limit().max())
             .containsExactly("fixed 15", "reads 20");
         assertThat(this.events).hasSize(2);
         assertThat(this.events.get(1).after()).isNull();
         assertThat(this.events.get(1).madeHere()).isFalse();
+        assertThat(this.events.get(1).requester()).isNull();
+    }
+
+    @Test
+    void aChangeMadeHereNamesWhoAskedEscapedAsAKey() {
+        List<ILoggingEvent> logged = logged(() -> {
+            // a name comes from a client as a key does: it must not start a line of its own
+            this.overrides.update(Map.of("reads", new PolicyOverride(12L, null, null, null)), THIS_INSTANCE,
+                    "mallory\r\nINFO forged");
+            this.overrides.update(Map.of(), THIS_INSTANCE, null);
+        });
+        assertThat(logged).extracting(ILoggingEvent::getFormattedMessage)
+            .satisfiesExactly(
+                    (line) -> assertThat(line).startsWith("Rate limit policy 'reads' is overridden by "
+                            + "'mallory\\r\\nINFO forged' on this instance: max=12. Its limits now: "),
+                    (line) -> assertThat(line).startsWith("Rate limit policy 'reads' is back to its configured values "
+                            + "(override max=12 removed on this instance)."));
     }
 
     @Test
@@ -84,30 +105,41 @@ class PolicyOverridesTests {
 
     @Test
     void anOverrideReadFromRedisThatDoesNotHoldHereIsLoggedAndNotApplied() {
-        Logger logger = (Logger) LoggerFactory.getLogger(PolicyOverrides.class);
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        logged.start();
-        logger.addAppender(logged);
-        try {
-            this.overrides.update(Map.of("reads", new PolicyOverride(null, null, 16L, null)), false);
+        List<ILoggingEvent> logged = logged(() -> {
+            this.overrides.update(Map.of("reads", new PolicyOverride(null, null, 16L, null)), ANOTHER_INSTANCE, null);
             assertThat(this.overrides.current()).isEmpty();
             assertThat(this.events).isEmpty();
 
-            this.overrides.update(Map.of("reads", new PolicyOverride(18L, null, null, null)), false);
-            this.overrides.update(Map.of("reads", new PolicyOverride(18L, null, 16L, null)), false);
+            this.overrides.update(Map.of("reads", new PolicyOverride(18L, null, null, null)), ANOTHER_INSTANCE, null);
+            this.overrides.update(Map.of("reads", new PolicyOverride(18L, null, 16L, null)), ANOTHER_INSTANCE, null);
             assertThat(this.overrides.current()).as("keeps the override before")
                 .containsEntry("reads", new PolicyOverride(18L, null, null, null));
-        }
-        finally {
-            logger.detachAppender(logged);
-        }
-        assertThat(logged.list).filteredOn((event) -> event.getLevel() == Level.ERROR)
+        });
+        assertThat(logged).filteredOn((event) -> event.getLevel() == Level.ERROR)
             .extracting(ILoggingEvent::getFormattedMessage)
             .satisfiesExactly(
                     (line) -> assertThat(line).startsWith("Rate limit policy override not applied on this instance: "
                             + "Policy 'reads' cannot take alert-at=16: limit 'fixed' of Reads.fixed(String) would "
                             + "have alert-at 16").endsWith("the policy keeps its configured values"),
                     (line) -> assertThat(line).endsWith("the policy keeps its previous override max=18"));
+    }
+
+    /** What {@link PolicyOverrides} logs while {@code work} runs, from INFO up (the tests' root level is WARN). */
+    private static List<ILoggingEvent> logged(Runnable work) {
+        Logger logger = (Logger) LoggerFactory.getLogger(PolicyOverrides.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        Level level = logger.getLevel();
+        logger.setLevel(Level.INFO);
+        try {
+            work.run();
+        }
+        finally {
+            logger.setLevel(level);
+            logger.detachAppender(logged);
+        }
+        return logged.list;
     }
 
     static class Reads {

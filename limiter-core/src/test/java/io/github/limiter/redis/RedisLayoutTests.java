@@ -51,7 +51,10 @@ class RedisLayoutTests {
         for (int i = 0; i < fields.size(); i += 2) {
             names.append((i > 0) ? "|" : "").append(fields.get(i).substring("<policy>/".length()));
         }
-        assertThat(script("policy_overrides.lua")).contains("<policy>/<" + names + ">");
+        assertThat(script("policy_overrides.lua")).contains("<policy>/<" + names + ">",
+                "the field " + PolicyOverridesHash.WRITTEN + ": <created>:<changes>",
+                "redis.call('HGET', KEYS[1], '" + PolicyOverridesHash.WRITTEN + "')",
+                "redis.call('HSET', KEYS[1], '" + PolicyOverridesHash.WRITTEN + "', written)");
     }
 
     @Test
@@ -79,6 +82,7 @@ class RedisLayoutTests {
         assertThat(RedisKeys.state("p:", "answers", "")).isEqualTo("p:{answers}");
         assertThat(RedisLayout.events("p:", "answers")).isEqualTo("p:events:{answers}");
         assertThat(RedisLayout.policyOverrides("p:")).isEqualTo("p:policy-overrides");
+        assertThat(PolicyOverridesHash.WRITTEN).isEqualTo("~written");
         assertThat(RedisLayout.localRefusalsChannel("p:")).isEqualTo("p:local-refusals");
         assertThat(RedisLayout.policyChangesChannel("p:")).isEqualTo("p:policy-changes");
         assertThat(RecentEvents.RECORD_VERSION).isEqualTo("1");

@@ -10,10 +10,13 @@ import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -26,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and the answers the README gives for each request, refusals of a plan's change included.
  */
 @WithRedis
+@ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class AntiCrawlerStoryIntegrationTests {
 
@@ -116,7 +120,7 @@ class AntiCrawlerStoryIntegrationTests {
     }
 
     @Test
-    void onlyTheAdminReadsOrWritesActuatorEndpointsButHealth() {
+    void onlyTheAdminReadsOrWritesActuatorEndpointsButHealth(CapturedOutput output) {
         String bob = this.client.token("bob");
         String admin = this.client.token("admin");
         assertThat(this.client.get("/actuator/health", null).statusCode()).isEqualTo(200);
@@ -142,6 +146,11 @@ class AntiCrawlerStoryIntegrationTests {
         assertThat(this.client.post("/actuator/ratelimits/answers.free/bob", admin).body())
             .contains("\"wasBanned\":false");
         assertThat(this.client.delete("/actuator/ratelimits/answers.free/bob", admin).statusCode()).isEqualTo(200);
+        // each write names who asked, as Spring Security authenticated them
+        assertThat(output.getOut()).contains(
+                "Rate limit 'answers.free': ban of key 'bob' lifted by 'admin' through the ratelimits endpoint",
+                "Rate limit 'answers.free': count, ban and alert of key 'bob' reset by 'admin' through the ratelimits "
+                        + "endpoint");
     }
 
     @Test

@@ -96,7 +96,8 @@ final class PolicyRefreshListener implements ApplicationListener<EnvironmentChan
                 kept(now.window(), Field.WINDOW, fields, removed), kept(now.alertAt(), Field.ALERT_AT, fields, removed),
                 kept(now.banFor(), Field.BAN_FOR, fields, removed));
         try {
-            this.store.change(policy, set, removed);
+            // no one is named: the refresh does not say who changed the configuration
+            this.store.change(policy, set, removed, null);
         }
         catch (IllegalArgumentException ex) {
             logger.error("Configuration refresh of limiter.policies." + policy + " not applied: " + ex.getMessage());

@@ -14,8 +14,9 @@ import org.springframework.core.io.ClassPathResource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The IDE metadata the starter ships: every property described, the policies' own keys named, and
- * the health indicator's switch, which no properties class carries.
+ * The IDE metadata the starter ships: every property described, the policies' own keys named, the
+ * health indicator's switch, which no properties class carries, and the {@code ratelimits}
+ * endpoint's access, read-only by default.
  */
 class ConfigurationMetadataTests {
 
@@ -34,6 +35,11 @@ class ConfigurationMetadataTests {
         assertThat(properties).filteredOn((property) -> property.get("name").equals("management.health.limiter.enabled"))
             .singleElement()
             .satisfies((property) -> assertThat(property).containsEntry("defaultValue", true));
+        // the endpoint's writes are off unless turned on: the IDE shows the default the endpoint declares
+        assertThat(properties)
+            .filteredOn((property) -> property.get("name").equals("management.endpoint.ratelimits.access"))
+            .singleElement()
+            .satisfies((property) -> assertThat(property).containsEntry("defaultValue", "read_only"));
         assertThat(properties).filteredOn((property) -> property.get("name").equals("limiter.policies"))
             .singleElement()
             .satisfies((property) -> assertThat((String) property.get("description")).contains("algorithm", "window",

@@ -73,6 +73,9 @@ class PolicyOverridesIntegrationTests {
      */
     private static final Duration BOUND = Duration.ofSeconds(2);
 
+    /** Who asks for the changes these tests make, as an operator through the endpoint would. */
+    private static final String OPS = "ops";
+
     private static EmbeddedRedis redis;
 
     private static ConfigurableApplicationContext a;
@@ -125,7 +128,7 @@ class PolicyOverridesIntegrationTests {
     @AfterEach
     void removeOverrides() {
         for (String policy : List.of("answers", "searches", "free", "pro")) {
-            store(a).remove(policy);
+            store(a).remove(policy, OPS);
         }
         await(BOUND, "B back to the configured policies",
                 () -> b.getBean(RateLimitAdvisor.class).overrides().current().isEmpty());
@@ -159,13 +162,13 @@ class PolicyOverridesIntegrationTests {
         }
 
         // alert-at 10 is not below 5: it changes with max
-        store(a).set("searches", new PolicyOverride(5L, null, 3L, null));
+        store(a).set("searches", new PolicyOverride(5L, null, 3L, null), OPS);
         assertThat(search(a, user)).as("on A, at once: the key is at 7, past the new max 5").isFalse();
         Duration seen = await(BOUND, "B applies max 5", () -> searchMaxOf(b) == 5);
         assertThat(search(b, user)).as("on B").isFalse();
         assertThat(limiter(a).state("searches", user, limit(a, "searches")).count()).as("the count is kept").isEqualTo(7);
 
-        store(b).set("searches", new PolicyOverride(30L, null, null, null));
+        store(b).set("searches", new PolicyOverride(30L, null, null, null), OPS);
         await(BOUND, "A applies max 30", () -> searchMaxOf(a) == 30);
         assertThat(search(a, user)).as("max 30 lets the key go on").isTrue();
         assertThat(search(b, user)).isTrue();
@@ -181,18 +184,22 @@ class PolicyOverridesIntegrationTests {
         // the limit of search(), and the variant of planned() for a call that chooses "searches"
         assertThat(searchEvents(a).get(0).limits()).extracting((limit) -> limit.limitId() + " " + limit.limit().max())
             .containsExactlyInAnyOrder("searches 5", "plans.searches 5");
-        assertThat(output.getOut()).contains("Rate limit policy 'searches' is overridden on this instance: max=5, alert-at=3.",
+        assertThat(output.getOut()).contains("Rate limit policy 'searches' is overridden by 'ops' on this instance: max=5, alert-at=3.",
                 "Rate limit policy 'searches' is overridden by another instance (read from Redis): max=5, alert-at=3.",
                 "Its limits now: plans.searches: 5 per PT1M, alert past 3; searches: 5 per PT1M, alert past 3.");
         System.out.println("B applied the change made on A in " + seen.toMillis() + " ms, as it heard it (poll "
                 + "interval " + RARELY.toMinutes() + " minutes)");
 
-        assertThat(store(a).remove("searches")).isTrue();
+        assertThat(store(a).remove("searches", OPS)).isTrue();
         await(BOUND, "B is back to the configured max", () -> searchMaxOf(b) == 20);
         assertThat(searchMaxOf(a)).isEqualTo(20);
         await(BOUND, "B published the removal", () -> searchEvents(b).size() == 3);
         assertThat(searchEvents(b).get(2).after()).as("removed").isNull();
-        assertThat(output.getOut()).contains("Rate limit policy 'searches' is back to its configured values");
+        // who asked is named where the change was made; the other instance read it from Redis
+        assertThat(output.getOut()).contains("Rate limit policy 'searches' is back to its configured values "
+                + "(override max=30, alert-at=3 removed by 'ops' on this instance)",
+                "Rate limit policy 'searches' is back to its configured values (override max=30, alert-at=3 removed "
+                        + "by another instance (read from Redis))");
     }
 
     @Test
@@ -203,12 +210,12 @@ class PolicyOverridesIntegrationTests {
             await(Duration.ofSeconds(10), "C has read the overrides once",
                     () -> c.getBean(RedisPolicyOverrides.class).isReading() && searchMaxOf(c) == 20);
 
-            store(a).set("searches", new PolicyOverride(6L, null, 5L, null));
+            store(a).set("searches", new PolicyOverride(6L, null, 5L, null), OPS);
             Duration seen = await(BOUND, "C applies max 6", () -> searchMaxOf(c) == 6);
             System.out.println("C, which does not subscribe, applied the change made on A in " + seen.toMillis()
                     + " ms (poll interval " + POLL.toMillis() + " ms)");
 
-            store(b).remove("searches");
+            store(b).remove("searches", OPS);
             await(BOUND, "C is back to the configured max", () -> searchMaxOf(c) == 20);
             await(BOUND, "A is back to the configured max", () -> searchMaxOf(a) == 20);
         }
@@ -243,13 +250,13 @@ class PolicyOverridesIntegrationTests {
         }
         assertThat(read(a, user)).as("the 21st call is banned").isFalse();
         assertThat(limiter(a).isBanned("answers", user)).isTrue();
-        store(a).set("answers", new PolicyOverride(50L, null, null, Duration.ofMinutes(1)));
+        store(a).set("answers", new PolicyOverride(50L, null, null, Duration.ofMinutes(1)), OPS);
         await(BOUND, "B applies max 50", () -> maxOf(b) == 50);
         assertThat(read(b, user)).as("still banned on B, under max 50").isFalse();
         assertThat(read(a, user)).as("and on A").isFalse();
         assertThat(limiter(a).banTimeLeft("answers", user)).as("the ban keeps its length")
             .isGreaterThan(Duration.ofMinutes(9));
-        store(a).remove("answers");
+        store(a).remove("answers", OPS);
         await(BOUND, "B is back to the configured max", () -> maxOf(b) == 20);
     }
 
@@ -257,24 +264,25 @@ class PolicyOverridesIntegrationTests {
     void invalidChangesAreRefusedWithTheValueAndTheRuleAndChangeNothing() {
         RedisPolicyOverrides store = store(a);
         assertThatIllegalArgumentException()
-            .isThrownBy(() -> store.set("answers", new PolicyOverride(null, Duration.ofNanos(500_000), null, null)))
+            .isThrownBy(() -> store.set("answers", new PolicyOverride(null, Duration.ofNanos(500_000), null, null),
+                    OPS))
             .withMessageContaining("Policy 'answers' would have window PT0.0005S")
             .withMessageContaining("at least 1ms");
         assertThatIllegalArgumentException()
-            .isThrownBy(() -> store.set("answers", new PolicyOverride(null, null, 25L, null)))
+            .isThrownBy(() -> store.set("answers", new PolicyOverride(null, null, 25L, null), OPS))
             .withMessage("Policy 'answers' would have alert-at 25, which must be less than max (20): the alert is for "
                     + "calls that are still allowed (override: alert-at=25)");
         assertThatIllegalArgumentException()
-            .isThrownBy(() -> store.set("answers", new PolicyOverride(8L, null, null, null)))
+            .isThrownBy(() -> store.set("answers", new PolicyOverride(8L, null, null, null), OPS))
             .withMessageContaining("alert-at 10, which must be less than max (8)");
         assertThatIllegalArgumentException()
-            .isThrownBy(() -> store.set("answers", new PolicyOverride(0L, null, null, null)))
+            .isThrownBy(() -> store.set("answers", new PolicyOverride(0L, null, null, null), OPS))
             .withMessageContaining("max 0, which must be at least 1");
         assertThatIllegalArgumentException()
-            .isThrownBy(() -> store.set("gold", new PolicyOverride(8L, null, null, null)))
+            .isThrownBy(() -> store.set("gold", new PolicyOverride(8L, null, null, null), OPS))
             .withMessage("No rate limit policy 'gold'; defined policies: [answers, free, pro, searches]");
         assertThatIllegalArgumentException()
-            .isThrownBy(() -> store.set("answers", PolicyOverride.NONE))
+            .isThrownBy(() -> store.set("answers", PolicyOverride.NONE, OPS))
             .withMessageContaining("sets none of max, window, alert-at and ban-for");
         assertThat(store.read()).as("nothing written").doesNotContainKey("answers").doesNotContainKey("gold");
         assertThat(maxOf(a)).isEqualTo(20);
@@ -292,14 +300,50 @@ class PolicyOverridesIntegrationTests {
         }
         assertThat(plan(b, "pro", user)).isFalse();
 
-        store(b).set("free", new PolicyOverride(4L, null, null, null));
+        store(b).set("free", new PolicyOverride(4L, null, null, null), OPS);
         await(BOUND, "A applies free max 4", () -> a.getBean(RateLimitAdvisor.class).overrides().current()
             .containsKey("free"));
         assertThat(plan(a, "free", user)).as("one more for free users").isTrue();
         assertThat(plan(a, "free", user)).isFalse();
         assertThat(plan(a, "pro", user)).as("pro is untouched").isFalse();
-        store(b).remove("free");
+        store(b).remove("free", OPS);
         await(BOUND, "A is back", () -> !a.getBean(RateLimitAdvisor.class).overrides().current().containsKey("free"));
+    }
+
+    @Test
+    void overridesRedisLostAreLoggedAsLostAndNotAsRemovedByAnotherInstance(CapturedOutput output) {
+        int seenOnA = events(a).size();
+        int seenOnB = events(b).size();
+        store(a).set("free", new PolicyOverride(4L, null, null, null), OPS);
+        store(a).set("pro", new PolicyOverride(8L, null, null, null), OPS);
+        assertThat(awaitEvents(b, seenOnB, 2)).containsExactlyInAnyOrder("free ANOTHER_INSTANCE max=4",
+                "pro ANOTHER_INSTANCE max=8");
+        seenOnA = events(a).size();
+        seenOnB = events(b).size();
+
+        // what a restart without persistence leaves: no hash at all
+        redis.withCommands((commands) -> commands.flushall());
+        // B reads every 10 minutes: this is its next read; A reads every 200 ms
+        store(b).refresh();
+        assertThat(awaitEvents(b, seenOnB, 2)).containsExactlyInAnyOrder("free LOST none", "pro LOST none");
+        assertThat(awaitEvents(a, seenOnA, 2)).containsExactlyInAnyOrder("free LOST none", "pro LOST none");
+        assertThat(b.getBean(RateLimitAdvisor.class).overrides().current()).isEmpty();
+        assertThat(a.getBean(RateLimitAdvisor.class).overrides().current()).isEmpty();
+        assertThat(output.getOut()).contains("WARN", "Rate limit policy overrides were lost from Redis (it restarted "
+                + "without persistence, was flushed, or evicted " + prefix + "policy-overrides): policies free, pro "
+                + "are back to their configured values",
+                "Rate limit policy 'free' is back to its configured values (override max=4 lost from Redis).")
+            .doesNotContain("override max=4 removed by another instance", "override max=8 removed by another instance");
+
+        // lost, then written again before B read: what B no longer finds was lost, what it finds is new
+        seenOnB = events(b).size();
+        store(a).set("free", new PolicyOverride(5L, null, null, null), OPS);
+        assertThat(awaitEvents(b, seenOnB, 1)).containsExactly("free ANOTHER_INSTANCE max=5");
+        seenOnB = events(b).size();
+        redis.withCommands((commands) -> commands.flushall());
+        store(a).set("pro", new PolicyOverride(9L, null, null, null), OPS);
+        assertThat(awaitEvents(b, seenOnB, 2)).containsExactly("free LOST none", "pro ANOTHER_INSTANCE max=9");
+        assertThat(output.getOut()).contains("policy free is back to its configured values");
     }
 
     @Test
@@ -381,6 +425,19 @@ class PolicyOverridesIntegrationTests {
 
     private static List<RateLimitPolicyChangedEvent> events(ConfigurableApplicationContext instance) {
         return instance.getBean(App.class).events;
+    }
+
+    /**
+     * Awaits {@code count} events of an instance after the first {@code from} (an event follows the
+     * change it tells of), and returns each one's policy, origin and override after.
+     */
+    private static List<String> awaitEvents(ConfigurableApplicationContext instance, int from, int count) {
+        await(BOUND, count + " events", () -> events(instance).size() >= from + count);
+        return events(instance).subList(from, events(instance).size())
+            .stream()
+            .map((event) -> event.policy() + " " + event.origin() + " "
+                    + ((event.after() != null) ? event.after().describe() : "none"))
+            .toList();
     }
 
     /** This instance's events about "searches", which only the first test changes. */

@@ -30,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = ObservabilityIntegrationTests.ObservedApp.class,
         properties = { "management.endpoints.web.exposure.include=ratelimits,prometheus",
+                "management.endpoint.ratelimits.access=unrestricted",
                 "limiter.policies.reads.window=60s", "limiter.policies.reads.max=3",
                 "limiter.policies.reads.alert-at=1", "limiter.policies.reads.ban-for=10m",
                 "limiter.policies.trial.window=60s", "limiter.policies.trial.max=1",

@@ -11,6 +11,7 @@ import java.util.Optional;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
 import io.github.limiter.LimitState;
+import io.github.limiter.PrintableKeys;
 import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.annotation.LimitDescription;
@@ -18,9 +19,12 @@ import io.github.limiter.annotation.PolicyOverride;
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.redis.RedisPolicyOverrides;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -40,12 +44,26 @@ import org.springframework.dao.DataAccessException;
  * configuration ({@code DELETE /actuator/ratelimits/{policy}}). Exposed and secured like Spring
  * Boot's own endpoints.
  *
+ * <p>The writes are off unless the application turns them on with
+ * {@code management.endpoint.ratelimits.access=unrestricted}: anyone who may call them can lift
+ * bans and switch them off on every instance, so the endpoint's default access is read-only, as
+ * Spring Boot's destructive endpoints ({@code shutdown}, {@code heapdump}) have none. Spring Boot
+ * then leaves them unmapped: over HTTP, a write to a key answers 405 (the path has its read) and
+ * a write to a policy 404. Each write that is done logs, at INFO on this instance, what it changed
+ * and who asked: the name of the request's principal as Spring Boot's actuator knows it (Spring
+ * Security's authenticated user, or the servlet container's), or {@code anonymous}.
+ *
  * @since 0.1.0
  */
-@Endpoint(id = "ratelimits")
+@Endpoint(id = RateLimitsEndpoint.ID, defaultAccess = Access.READ_ONLY)
 // the policy operations answer through WebEndpointResponse<Object>, which hides what they return
 @RegisterReflectionForBinding(RateLimitsEndpoint.PolicyChange.class)
 public class RateLimitsEndpoint {
+
+    /** The endpoint's id. */
+    static final String ID = "ratelimits";
+
+    private static final Log logger = LogFactory.getLog(RateLimitsEndpoint.class);
 
     private static final int RECENT = 50;
 
@@ -117,20 +135,25 @@ public class RateLimitsEndpoint {
     }
 
     /**
-     * Lifts a key's ban and clears its count. Writes.
+     * Lifts a key's ban and clears its count, and logs who asked. Writes.
      * @param limitId the limit's id
      * @param key the key
      * @return whether there was a ban; 404 for an unknown limit
      */
     @WriteOperation
     public WebEndpointResponse<Object> unban(@Selector String limitId, @Selector String key) {
-        return find(limitId).map((limit) -> new WebEndpointResponse<Object>(Map.<String, Object>of("limitId", limitId,
-                "key", key, "wasBanned", this.admin.unban(limitId, key))))
-            .orElseGet(() -> new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
+        return find(limitId).map((limit) -> {
+            boolean wasBanned = this.admin.unban(limitId, key);
+            logger.info("Rate limit '" + limitId + "': ban of key '" + PrintableKeys.of(key) + "' lifted by '"
+                    + PrintableKeys.of(RequesterAdvisor.requester()) + "' through the ratelimits endpoint ("
+                    + (wasBanned ? "it was banned" : "it was not banned; its count is cleared") + ")");
+            return new WebEndpointResponse<Object>(
+                    Map.<String, Object>of("limitId", limitId, "key", key, "wasBanned", wasBanned));
+        }).orElseGet(() -> new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
     }
 
     /**
-     * Forgets a key's count, ban and alert. Writes.
+     * Forgets a key's count, ban and alert, and logs who asked. Writes.
      * @param limitId the limit's id
      * @param key the key
      * @return a confirmation; 404 for an unknown limit
@@ -139,6 +162,9 @@ public class RateLimitsEndpoint {
     public WebEndpointResponse<Object> reset(@Selector String limitId, @Selector String key) {
         return find(limitId).map((limit) -> {
             this.admin.reset(limitId, key);
+            logger.info("Rate limit '" + limitId + "': count, ban and alert of key '" + PrintableKeys.of(key)
+                    + "' reset by '" + PrintableKeys.of(RequesterAdvisor.requester())
+                    + "' through the ratelimits endpoint");
             return new WebEndpointResponse<Object>(Map.<String, Object>of("limitId", limitId, "key", key, "reset", true));
         }).orElseGet(() -> new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND));
     }
@@ -168,7 +194,7 @@ public class RateLimitsEndpoint {
         try {
             PolicyOverride values = new PolicyOverride(max, duration("window", window), alertAt,
                     duration("banFor", banFor));
-            List<LimitDescription> limits = this.policyOverrides.set(policy, values);
+            List<LimitDescription> limits = this.policyOverrides.set(policy, values, RequesterAdvisor.requester());
             return new WebEndpointResponse<>(
                     PolicyChange.of(policy, this.advisor.overrides().current().get(policy), limits));
         }
@@ -193,7 +219,7 @@ public class RateLimitsEndpoint {
         if (this.policyOverrides == null || !this.properties.getPolicies().containsKey(policy)) {
             return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }
-        boolean had = this.policyOverrides.remove(policy);
+        boolean had = this.policyOverrides.remove(policy, RequesterAdvisor.requester());
         return new WebEndpointResponse<>(Map.of("policy", policy, "wasOverridden", had, "limits",
                 this.advisor.overrides().limitsOf(policy).stream().map(LimitEntry::of).toList()));
     }
