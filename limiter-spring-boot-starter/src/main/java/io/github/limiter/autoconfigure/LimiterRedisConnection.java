@@ -247,7 +247,7 @@ final class LimiterRedisConnection implements DisposableBean {
             // connection "not connected yet", a failure that would outlive the configuration error
             opened();
             if (RedisRateLimiter.MISCONFIGURED.equals(RedisRateLimiter.failureKind(ex))
-                    || ex instanceof RedisEvictions.Refused) {
+                    || ex instanceof EvictionReport.Refused) {
                 // a configuration error, which the message explains whole: health reports it too
                 logger.error("Rate limiting connected to " + this.servers + ", but cannot use it: " + ex.getMessage());
             }

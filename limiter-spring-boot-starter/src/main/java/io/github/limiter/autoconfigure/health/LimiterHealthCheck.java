@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.limiter.annotation.RateLimitAdvisor;
-import io.github.limiter.autoconfigure.RedisEvictions;
+import io.github.limiter.autoconfigure.RedisServerSettings;
 import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -54,17 +54,17 @@ final class LimiterHealthCheck {
 
     private final ObjectProvider<RateLimitAdvisor> advisor;
 
-    private final ObjectProvider<RedisEvictions> evictions;
+    private final ObjectProvider<RedisServerSettings> settings;
 
     private final AtomicReference<State> reported = new AtomicReference<>(State.UP);
 
     private volatile long lastRecheck = System.nanoTime();
 
     LimiterHealthCheck(RedisRateLimiter rateLimiter, ObjectProvider<RateLimitAdvisor> advisor,
-            ObjectProvider<RedisEvictions> evictions) {
+            ObjectProvider<RedisServerSettings> settings) {
         this.rateLimiter = rateLimiter;
         this.advisor = advisor;
-        this.evictions = evictions;
+        this.settings = settings;
     }
 
     Result probe() {
@@ -155,15 +155,15 @@ final class LimiterHealthCheck {
 
     /** Adds {@code maxmemoryPolicy}; returns why the limiter refuses it, if it does. */
     private @Nullable String evictionPolicy(Map<String, Object> details) {
-        RedisEvictions evictions = this.evictions.getIfAvailable();
-        if (evictions == null) {
+        RedisServerSettings settings = this.settings.getIfAvailable();
+        if (settings == null) {
             return null;
         }
-        String policy = evictions.policy();
+        String policy = settings.policy();
         if (policy != null) {
             details.put("maxmemoryPolicy", policy);
         }
-        return evictions.refusal();
+        return settings.refusal();
     }
 
     private boolean failsClosed() {

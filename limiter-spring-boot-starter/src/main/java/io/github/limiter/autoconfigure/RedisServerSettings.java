@@ -16,40 +16,34 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
 
 /**
- * Whether the limiter's Redis may evict the limiter's keys, which lifts bans and resets counts: every
- * {@code maxmemory-policy} but {@code noeviction} may, once Redis reaches {@code maxmemory}, since
- * every limiter key has a TTL. Read from {@code INFO} (which managed services allow where they deny
- * {@code CONFIG GET}) when the limiter connects, then again at most once every 10 s, when the
- * health probe or a meter asks: a probe or a scrape costs Redis nothing more.
- *
- * <p>At the start, a policy that evicts is logged once at WARN, or, where
- * {@code limiter.redis.require-noeviction} is set, fails the start. A later reading that changes the
- * verdict (a {@code CONFIG SET}, a failover to a master configured otherwise) is logged once: at
- * WARN, or at ERROR where {@code noeviction} is required (health then reports the refusal).
+ * The settings of the limiter's Redis that decide whether it keeps the limiter's keys: its
+ * {@code maxmemory-policy}, since a policy that evicts lifts bans and resets counts once Redis is
+ * full (see {@link EvictionReport}). Read from {@code INFO} (which managed services allow where
+ * they deny {@code CONFIG GET}) when the limiter connects, then again at most once every 10 s,
+ * when the health probe or a meter asks: a probe or a scrape costs Redis nothing more. Each
+ * reading is logged only where its verdict changed.
  *
  * <p>Internal API, for the health indicator and the meters; it may change in any release.
  *
  * @since 0.1.0
  */
-public final class RedisEvictions {
+public final class RedisServerSettings {
 
-    /** How often, at most, the policy and the evictions are read again: one {@code INFO} per interval. */
+    /** How often, at most, the settings are read again: one {@code INFO} per interval. */
     static final Duration READ_INTERVAL = Duration.ofSeconds(10);
 
-    private static final Log logger = LogFactory.getLog(RedisEvictions.class);
-
-    private static final String REQUIRE = "limiter.redis.require-noeviction";
+    private static final Log logger = LogFactory.getLog(RedisServerSettings.class);
 
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-            RedisEvictions.class.getClassLoader());
+            RedisServerSettings.class.getClassLoader());
 
     private final StringRedisTemplate redis;
 
     private final Duration timeout;
 
-    private final boolean requireNoEviction;
-
     private final long intervalNanos;
+
+    private final EvictionReport evictions;
 
     private final AtomicBoolean reading = new AtomicBoolean();
 
@@ -59,21 +53,18 @@ public final class RedisEvictions {
 
     private volatile boolean read;
 
-    // the verdict last logged: null before the first reading
-    private @Nullable Boolean reportedEvicting;
-
-    RedisEvictions(StringRedisTemplate redis, LimiterRedisProperties properties, Duration interval) {
+    RedisServerSettings(StringRedisTemplate redis, LimiterRedisProperties properties, Duration interval) {
         this.redis = redis;
         this.timeout = properties.getTimeout();
-        this.requireNoEviction = properties.isRequireNoeviction();
+        this.evictions = new EvictionReport(properties.isRequireNoeviction());
         this.intervalNanos = interval.toNanos();
     }
 
     /**
-     * Reads the policy now, as the limiter connects: logs a policy that evicts once at WARN. A
+     * Reads the settings now, as the limiter connects: logs a policy that evicts once at WARN. A
      * reading that fails (a slow Redis, a server whose {@code INFO} lacks the policy) is logged and
      * does not fail the start: the next reading decides.
-     * @throws Refused if the policy evicts and {@code noeviction} is required
+     * @throws EvictionReport.Refused if the policy evicts and {@code noeviction} is required
      */
     void check() {
         EvictionReading reading;
@@ -87,9 +78,7 @@ public final class RedisEvictions {
             return;
         }
         this.latest = reading;
-        if (report(reading, true) && this.requireNoEviction) {
-            throw new Refused(message(reading));
-        }
+        this.evictions.atStart(reading);
     }
 
     /**
@@ -111,7 +100,7 @@ public final class RedisEvictions {
      */
     public @Nullable String refusal() {
         EvictionReading reading = latest();
-        return (this.requireNoEviction && reading != null && reading.evicts()) ? message(reading) : null;
+        return (reading != null) ? this.evictions.refusal(reading) : null;
     }
 
     /**
@@ -133,7 +122,7 @@ public final class RedisEvictions {
                     this.readAt = System.nanoTime();
                     EvictionReading reading = read();
                     this.latest = reading;
-                    report(reading, false);
+                    this.evictions.later(reading);
                 }
             }
             catch (RuntimeException ex) {
@@ -169,58 +158,6 @@ public final class RedisEvictions {
             throw new IllegalStateException("Redis answered INFO with nothing");
         }
         return EvictionReading.of(info);
-    }
-
-    /** Logs a change of verdict once; returns whether the policy evicts. */
-    private synchronized boolean report(EvictionReading reading, boolean atStart) {
-        boolean evicts = reading.evicts();
-        Boolean before = this.reportedEvicting;
-        this.reportedEvicting = evicts;
-        if (before != null && before == evicts) {
-            return evicts;
-        }
-        if (evicts && !this.requireNoEviction) {
-            logger.warn(message(reading));
-        }
-        else if (evicts && !atStart) {
-            logger.error(message(reading));
-        }
-        else if (!evicts && before != null) {
-            logger.info("Redis's maxmemory-policy is now " + reading.policy() + where(reading) + " (maxmemory "
-                    + reading.maxmemory() + "): it evicts none of the limiter's keys");
-        }
-        // at the start, a refusal is thrown, and logged by whoever catches it
-        return evicts;
-    }
-
-    private String message(EvictionReading reading) {
-        String risk = "Redis's maxmemory-policy is " + reading.policy() + where(reading) + " (maxmemory "
-                + reading.maxmemory() + "): once Redis is full it evicts the limiter's keys, which lifts bans and "
-                + "resets counts, so limits let more calls through than they allow. ";
-        String remedy = "Give the limiter a Redis with maxmemory-policy noeviction, or an instance of its own sized "
-                + "for its keys";
-        return this.requireNoEviction
-                ? risk + REQUIRE + " is set, so the limiter refuses it. " + remedy + ", or set " + REQUIRE
-                        + "=false to accept the risk."
-                : risk + remedy + "; " + REQUIRE + "=true refuses such a Redis at the start.";
-    }
-
-    private static String where(EvictionReading reading) {
-        return reading.node().isEmpty() ? "" : " on " + reading.node();
-    }
-
-    /**
-     * The limiter refuses its Redis's {@code maxmemory-policy} ({@code limiter.redis.require-noeviction}):
-     * a configuration error, which the message explains whole.
-     */
-    static final class Refused extends IllegalStateException {
-
-        private static final long serialVersionUID = 1L;
-
-        Refused(String message) {
-            super(message);
-        }
-
     }
 
 }

@@ -19,18 +19,19 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link RedisEvictions} on a real Redis whose policy changes while the limiter runs
+ * {@link RedisServerSettings} on a real Redis whose policy changes while the limiter runs
  * ({@code CONFIG SET}), with intervals short or long enough for a test: each change of verdict is
  * logged once, the reading is shared by every caller within an interval, and evictions are counted
  * as Redis makes them.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class RedisEvictionsIntegrationTests {
+class RedisServerSettingsIntegrationTests {
 
     @Test
     void aPolicyChangedWhileTheLimiterRunsIsLoggedOncePerChange(CapturedOutput output) {
         withRedis("maxmemory 64mb", redis -> {
-            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(false), Duration.ZERO);
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(false),
+                    Duration.ZERO);
             evictions.check();
             assertThat(evictions.policy()).isEqualTo("noeviction");
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "volatile-lru"));
@@ -50,7 +51,8 @@ class RedisEvictionsIntegrationTests {
     @Test
     void aPolicyThatEvictsFoundAfterTheStartIsRefusedWhereNoEvictionIsRequired(CapturedOutput output) {
         withRedis("maxmemory 64mb", redis -> {
-            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(true), Duration.ZERO);
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(true),
+                    Duration.ZERO);
             evictions.check();
             assertThat(evictions.refusal()).isNull();
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lfu"));
@@ -73,7 +75,8 @@ class RedisEvictionsIntegrationTests {
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lru"));
             LimiterRedisProperties properties = properties(true);
             properties.setTimeout(Duration.ofMillis(100));
-            RedisEvictions evictions = new RedisEvictions(redis.template(), properties, Duration.ZERO);
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties,
+                    Duration.ZERO);
             // connected: a connection opening during the pause would wait for its end
             redis.template().execute((RedisCallback<String>) RedisConnection::ping);
             // Redis answers nobody for 0.5 s, as a busy host may, just as the limiter connects
@@ -82,7 +85,8 @@ class RedisEvictionsIntegrationTests {
             assertThat(output.getOut()).contains("Rate limiting could not read Redis's maxmemory-policy as it "
                     + "connected (QueryTimeoutException");
             properties.setTimeout(Duration.ofSeconds(5));
-            RedisEvictions patient = new RedisEvictions(redis.template(), properties, Duration.ZERO);
+            RedisServerSettings patient = new RedisServerSettings(redis.template(), properties,
+                    Duration.ZERO);
             assertThat(patient.refusal()).as("the next reading decides").contains("maxmemory-policy is allkeys-lru");
             return null;
         });
@@ -91,7 +95,8 @@ class RedisEvictionsIntegrationTests {
     @Test
     void oneReadingServesEveryCallerWithinTheInterval() {
         withRedis("maxmemory 0", redis -> {
-            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(false), Duration.ofHours(1));
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(false),
+                    Duration.ofHours(1));
             Map<String, Long> before = redis.server().commandCalls();
             for (int call = 0; call < 50; call++) {
                 evictions.policy();
@@ -109,7 +114,8 @@ class RedisEvictionsIntegrationTests {
     void evictionsAreCountedAsRedisMakesThem() {
         withRedis("maxmemory 2mb", redis -> {
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lru"));
-            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(false), Duration.ZERO);
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(false),
+                    Duration.ZERO);
             assertThat(evictions.evictedKeys()).isZero();
             String value = "x".repeat(1_000);
             redis.server().withCommands(commands -> {
