@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -18,10 +19,12 @@ import org.springframework.util.ClassUtils;
 /**
  * The settings of the limiter's Redis that decide whether it keeps the limiter's keys: its
  * {@code maxmemory-policy}, since a policy that evicts lifts bans and resets counts once Redis is
- * full (see {@link EvictionReport}). Read from {@code INFO} (which managed services allow where
- * they deny {@code CONFIG GET}) when the limiter connects, then again at most once every 10 s,
- * when the health probe or a meter asks: a probe or a scrape costs Redis nothing more. Each
- * reading is logged only where its verdict changed.
+ * full (see {@link EvictionReport}), and its persistence, since a Redis that writes nothing to
+ * disk loses them all when it restarts (see {@link PersistenceReport}). Read from {@code INFO}
+ * (which managed services allow where they deny {@code CONFIG GET}), with the RDB save points from
+ * {@code CONFIG GET save} where Redis allows it: when the limiter connects, then again at most once
+ * every 10 s, when the health probe or a meter asks: a probe or a scrape costs Redis nothing more.
+ * Each reading is logged only where its verdict changed.
  *
  * <p>Internal API, for the health indicator and the meters; it may change in any release.
  *
@@ -32,7 +35,16 @@ public final class RedisServerSettings {
     /** How often, at most, the settings are read again: one {@code INFO} per interval. */
     static final Duration READ_INTERVAL = Duration.ofSeconds(10);
 
+    /**
+     * How often, at most, a {@code CONFIG GET} that Redis refused is sent again: each refusal counts
+     * in Redis's error statistics and its ACL log.
+     */
+    static final Duration REFUSED_CONFIG_INTERVAL = Duration.ofMinutes(10);
+
     private static final Log logger = LogFactory.getLog(RedisServerSettings.class);
+
+    /** The failure kind of an error answer without a code the limiter knows, such as an unknown command. */
+    private static final String OTHER_ERROR = "other";
 
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
             RedisServerSettings.class.getClassLoader());
@@ -45,13 +57,20 @@ public final class RedisServerSettings {
 
     private final EvictionReport evictions;
 
+    private final PersistenceReport persistence = new PersistenceReport();
+
     private final AtomicBoolean reading = new AtomicBoolean();
 
-    private volatile @Nullable EvictionReading latest;
+    private volatile @Nullable SettingsReading latest;
 
     private volatile long readAt;
 
     private volatile boolean read;
+
+    // why Redis refused CONFIG GET save, and when: asked again as the limiter connects, or after the interval
+    private @Nullable String configRefusal;
+
+    private long configRefusedAt;
 
     RedisServerSettings(StringRedisTemplate redis, LimiterRedisProperties properties, Duration interval) {
         this.redis = redis;
@@ -61,24 +80,25 @@ public final class RedisServerSettings {
     }
 
     /**
-     * Reads the settings now, as the limiter connects: logs a policy that evicts once at WARN. A
-     * reading that fails (a slow Redis, a server whose {@code INFO} lacks the policy) is logged and
-     * does not fail the start: the next reading decides.
+     * Reads the settings now, as the limiter connects: logs a policy that evicts and a Redis without
+     * persistence once at WARN. A reading that fails (a slow Redis, a server whose {@code INFO}
+     * lacks the policy) is logged and does not fail the start: the next reading decides.
      * @throws EvictionReport.Refused if the policy evicts and {@code noeviction} is required
      */
     void check() {
-        EvictionReading reading;
+        SettingsReading reading;
         try {
-            reading = read();
+            reading = read(true);
         }
         catch (RuntimeException ex) {
-            logger.warn("Rate limiting could not read Redis's maxmemory-policy as it connected ("
+            logger.warn("Rate limiting could not read Redis's maxmemory-policy and persistence as it connected ("
                     + ex.getClass().getSimpleName() + ": " + ex.getMessage()
-                    + "); its health probe and meters read it again");
+                    + "); its health probe and meters read them again");
             return;
         }
         this.latest = reading;
-        this.evictions.atStart(reading);
+        this.persistence.report(reading.persistence());
+        this.evictions.atStart(reading.eviction());
     }
 
     /**
@@ -88,8 +108,8 @@ public final class RedisServerSettings {
      * @return the policy, such as {@code noeviction}; {@code null} before Redis has answered
      */
     public @Nullable String policy() {
-        EvictionReading reading = latest();
-        return (reading != null) ? reading.policy() : null;
+        SettingsReading reading = latest();
+        return (reading != null) ? reading.eviction().policy() : null;
     }
 
     /**
@@ -99,8 +119,8 @@ public final class RedisServerSettings {
      * @return the message, or {@code null} if nothing is refused
      */
     public @Nullable String refusal() {
-        EvictionReading reading = latest();
-        return (reading != null) ? this.evictions.refusal(reading) : null;
+        SettingsReading reading = latest();
+        return (reading != null) ? this.evictions.refusal(reading.eviction()) : null;
     }
 
     /**
@@ -110,24 +130,29 @@ public final class RedisServerSettings {
      * @return the evicted keys; 0 before Redis has answered
      */
     public double evictedKeys() {
-        EvictionReading reading = latest();
-        return (reading != null) ? reading.evictedKeys() : 0;
+        SettingsReading reading = latest();
+        return (reading != null) ? reading.eviction().evictedKeys() : 0;
     }
 
-    private @Nullable EvictionReading latest() {
+    /**
+     * Returns what the limiter's Redis writes to disk, so that bans and counts survive its restart
+     * (over Redis Cluster, the master most likely to lose them), reading it again if the last
+     * reading is older than the interval.
+     * @return {@code aof}, {@code rdb} (snapshots only), {@code aof+rdb}, {@code none}, or
+     * {@code unknown} (AOF off, and Redis refused {@code CONFIG GET save}); {@code null} before
+     * Redis has answered
+     */
+    public @Nullable String persistence() {
+        SettingsReading reading = latest();
+        return (reading != null) ? reading.persistence().persistence() : null;
+    }
+
+    private @Nullable SettingsReading latest() {
         if (due() && this.reading.compareAndSet(false, true)) {
             try {
                 if (due()) {
-                    this.read = true;
-                    this.readAt = System.nanoTime();
-                    EvictionReading reading = read();
-                    this.latest = reading;
-                    this.evictions.later(reading);
+                    readAgain();
                 }
-            }
-            catch (RuntimeException ex) {
-                // Redis down or slow: the health probe and the decisions say so; try again next interval
-                logger.debug("Could not read Redis's maxmemory-policy", ex);
             }
             finally {
                 this.reading.set(false);
@@ -140,24 +165,92 @@ public final class RedisServerSettings {
         return !this.read || System.nanoTime() - this.readAt >= this.intervalNanos;
     }
 
-    private EvictionReading read() {
-        Properties info = this.redis.execute((RedisCallback<Properties>) exposed -> {
+    private void readAgain() {
+        this.read = true;
+        this.readAt = System.nanoTime();
+        try {
+            SettingsReading reading = read(false);
+            this.latest = reading;
+            this.persistence.report(reading.persistence());
+            this.evictions.later(reading.eviction());
+        }
+        catch (RuntimeException ex) {
+            // Redis down or slow: the health probe and the decisions say so; try again next interval
+            logger.debug("Could not read Redis's maxmemory-policy and persistence", ex);
+        }
+    }
+
+    /** One {@code INFO} and, unless Redis refused it lately, one {@code CONFIG GET save}. */
+    private SettingsReading read(boolean connected) {
+        SettingsReading reading = this.redis.execute((RedisCallback<SettingsReading>) exposed -> {
             // StringRedisTemplate hands out Spring Data Redis 3's connections in a decorator of its own
             RedisConnection connection = (exposed instanceof DecoratedRedisConnection decorated)
                     ? decorated.getDelegate() : exposed;
-            // a cluster answers per node; elsewhere, INFO is to come from the master, as the scripts do
-            if (LETTUCE_PRESENT && !(connection instanceof RedisClusterConnection)) {
-                Properties master = LettuceMasterInfo.read(connection.getNativeConnection(), this.timeout);
-                if (master != null) {
-                    return master;
-                }
-            }
-            return connection.serverCommands().info();
+            Properties info = info(connection);
+            Properties savePoints = savePoints(connection, connected);
+            return new SettingsReading(EvictionReading.of(info),
+                    PersistenceReading.of(info, savePoints, this.configRefusal));
         });
+        if (reading == null) {
+            throw new IllegalStateException("Redis answered INFO with nothing");
+        }
+        return reading;
+    }
+
+    private Properties info(RedisConnection connection) {
+        // a cluster answers per node; elsewhere, INFO is to come from the master, as the scripts do
+        if (LETTUCE_PRESENT && !(connection instanceof RedisClusterConnection)) {
+            Properties master = LettuceMasterInfo.read(connection.getNativeConnection(), this.timeout);
+            if (master != null) {
+                return master;
+            }
+        }
+        Properties info = connection.serverCommands().info();
         if (info == null) {
             throw new IllegalStateException("Redis answered INFO with nothing");
         }
-        return EvictionReading.of(info);
+        return info;
+    }
+
+    /**
+     * The RDB save points, which {@code INFO} does not give; {@code null} where Redis refuses
+     * {@code CONFIG GET} (an ACL without {@code +config|get}, a managed service), and where it did
+     * lately, unless the limiter is connecting: Lettuce sends {@code CONFIG} to the master, as it
+     * is not on its list of read-only commands.
+     */
+    private @Nullable Properties savePoints(RedisConnection connection, boolean connected) {
+        if (this.configRefusal != null && !connected
+                && System.nanoTime() - this.configRefusedAt < REFUSED_CONFIG_INTERVAL.toNanos()) {
+            return null;
+        }
+        try {
+            Properties savePoints = connection.serverCommands().getConfig("save");
+            this.configRefusal = null;
+            return savePoints;
+        }
+        catch (RuntimeException ex) {
+            String kind = RedisRateLimiter.failureKind(ex);
+            boolean noPermission = RedisRateLimiter.MISCONFIGURED.equals(kind);
+            if (!noPermission && !OTHER_ERROR.equals(kind)) {
+                // Redis did not answer (a timeout, a lost connection) or could not (busy): no refusal
+                throw ex;
+            }
+            this.configRefusedAt = System.nanoTime();
+            this.configRefusal = noPermission
+                    ? "the Redis user may not run CONFIG GET (grant it +config|get to let the limiter read them)"
+                    : "Redis answered CONFIG GET save with: " + RedisRateLimiter.failureMessage(ex)
+                            + " (a managed service may not offer CONFIG GET: see its persistence settings)";
+            return null;
+        }
+    }
+
+    /**
+     * One reading of the settings.
+     *
+     * @param eviction what {@code INFO} says about eviction
+     * @param persistence what {@code INFO} and {@code CONFIG GET save} say about persistence
+     */
+    private record SettingsReading(EvictionReading eviction, PersistenceReading persistence) {
     }
 
 }

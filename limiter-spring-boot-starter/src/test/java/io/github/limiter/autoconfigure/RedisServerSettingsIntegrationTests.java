@@ -1,5 +1,6 @@
 package io.github.limiter.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.function.Function;
 import io.github.limiter.test.EmbeddedRedis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -19,10 +21,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link RedisServerSettings} on a real Redis whose policy changes while the limiter runs
- * ({@code CONFIG SET}), with intervals short or long enough for a test: each change of verdict is
- * logged once, the reading is shared by every caller within an interval, and evictions are counted
- * as Redis makes them.
+ * {@link RedisServerSettings} on a real Redis whose policy and persistence change while the limiter
+ * runs ({@code CONFIG SET}), with intervals short or long enough for a test: each change of verdict
+ * is logged once, the reading is shared by every caller within an interval, and evictions are
+ * counted as Redis makes them.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisServerSettingsIntegrationTests {
@@ -75,18 +77,16 @@ class RedisServerSettingsIntegrationTests {
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lru"));
             LimiterRedisProperties properties = properties(true);
             properties.setTimeout(Duration.ofMillis(100));
-            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties,
-                    Duration.ZERO);
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties, Duration.ZERO);
             // connected: a connection opening during the pause would wait for its end
             redis.template().execute((RedisCallback<String>) RedisConnection::ping);
             // Redis answers nobody for 0.5 s, as a busy host may, just as the limiter connects
             redis.server().withCommands(commands -> commands.clientPause(500));
             evictions.check();
-            assertThat(output.getOut()).contains("Rate limiting could not read Redis's maxmemory-policy as it "
-                    + "connected (QueryTimeoutException");
+            assertThat(output.getOut()).contains("Rate limiting could not read Redis's maxmemory-policy and "
+                    + "persistence as it connected (QueryTimeoutException");
             properties.setTimeout(Duration.ofSeconds(5));
-            RedisServerSettings patient = new RedisServerSettings(redis.template(), properties,
-                    Duration.ZERO);
+            RedisServerSettings patient = new RedisServerSettings(redis.template(), properties, Duration.ZERO);
             assertThat(patient.refusal()).as("the next reading decides").contains("maxmemory-policy is allkeys-lru");
             return null;
         });
@@ -106,6 +106,9 @@ class RedisServerSettingsIntegrationTests {
             Map<String, Long> after = redis.server().commandCalls();
             // one for the limiter, one for the test's own reading
             assertThat(after.get("info") - before.getOrDefault("info", 0L)).isEqualTo(2);
+            assertThat(EmbeddedRedis.callsOf(after, "config") - EmbeddedRedis.callsOf(before, "config"))
+                .as("CONFIG GET save")
+                .isEqualTo(1);
             return null;
         });
     }
@@ -132,6 +135,31 @@ class RedisServerSettingsIntegrationTests {
             assertThat(evicted).isPositive();
             // any command may evict a few more while Redis stays at its limit
             assertThat(evictions.evictedKeys()).isBetween((double) evicted, (double) redis.server().evictedKeys());
+            return null;
+        });
+    }
+
+    @Test
+    void persistenceChangedWhileTheLimiterRunsIsLoggedOncePerChange(CapturedOutput output, @TempDir Path directory) {
+        // where Redis writes its append-only file once it is switched on
+        withRedis("dir " + directory, redis -> {
+            RedisServerSettings settings = new RedisServerSettings(redis.template(), properties(false), Duration.ZERO);
+            settings.check();
+            assertThat(settings.persistence()).isEqualTo("none");
+            redis.server().withCommands(commands -> commands.configSet("appendonly", "yes"));
+            for (int reading = 0; reading < 3; reading++) {
+                assertThat(settings.persistence()).isEqualTo("aof");
+            }
+            redis.server().withCommands(commands -> commands.configSet("save", "900 1"));
+            assertThat(settings.persistence()).isEqualTo("aof+rdb");
+            redis.server().withCommands(commands -> commands.configSet("appendonly", "no"));
+            redis.server().withCommands(commands -> commands.configSet("save", ""));
+            assertThat(settings.persistence()).isEqualTo("none");
+            assertThat(output.getOut().lines().filter(line -> line.contains("data to disk"))).satisfiesExactly(
+                    warning -> assertThat(warning).contains(" WARN ", "Redis writes none of its data to disk"),
+                    aof -> assertThat(aof).contains(" INFO ", "Redis now writes its data to disk (aof)"),
+                    both -> assertThat(both).contains(" INFO ", "Redis now writes its data to disk (aof+rdb)"),
+                    again -> assertThat(again).contains(" WARN ", "Redis writes none of its data to disk"));
             return null;
         });
     }
