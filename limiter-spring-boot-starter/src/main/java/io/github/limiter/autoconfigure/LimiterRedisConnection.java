@@ -65,6 +65,8 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private final List<Runnable> openListeners = new CopyOnWriteArrayList<>();
 
+    private final List<Runnable> reconnectListeners = new CopyOnWriteArrayList<>();
+
     private volatile boolean open;
 
     // the thread running the start check, whose commands pass before the connection counts as open
@@ -126,8 +128,8 @@ final class LimiterRedisConnection implements DisposableBean {
         if (isLettuce(application)) {
             RedisConfiguration servers = LimiterLettuceConfiguration.servers(application, masterReplica,
                     builtByBoot);
-            return (servers != null)
-                    ? LimiterLettuceConfiguration.connect(application, servers, properties, this::pubSubLost) : null;
+            return (servers != null) ? LimiterLettuceConfiguration.connect(application, servers, properties,
+                    this::pubSubLost, this::reconnected) : null;
         }
         if (JEDIS_PRESENT && LimiterJedisConfiguration.isJedis(application)) {
             return LimiterJedisConfiguration.connect(application, properties);
@@ -194,6 +196,30 @@ final class LimiterRedisConnection implements DisposableBean {
     /** Tells the listeners that a subscription's connection was lost. */
     void pubSubLost() {
         this.pubSubLostListeners.forEach(Runnable::run);
+    }
+
+    /**
+     * Runs the listener, on the limiter's scheduler, each time the client reconnects a command
+     * connection once this connection is open: Redis may have restarted, or a failover moved the
+     * connection. Lettuce tells; Jedis, which opens connections as it needs them, does not.
+     */
+    void onReconnect(Runnable listener) {
+        this.reconnectListeners.add(listener);
+    }
+
+    /** Tells the listeners, off the client's thread, that a command connection was reconnected. */
+    void reconnected() {
+        if (!this.open || this.closed) {
+            return;
+        }
+        for (Runnable listener : this.reconnectListeners) {
+            try {
+                this.scheduler.schedule(listener, Instant.now());
+            }
+            catch (TaskRejectedException ex) {
+                // the scheduler stops with the application: nothing is left to tell
+            }
+        }
     }
 
     /**

@@ -95,11 +95,11 @@ class RedisRateLimiterConfiguration {
 
     /**
      * Opens the limiter's first connection and checks the Redis version once the application's
-     * beans are ready. A Redis older than 5.0 fails the start with a clear message, and one that may
-     * evict the limiter's keys is logged or refused (see {@link RedisServerSettings}); one that cannot
-     * be reached within the connect timeout is logged, the application starts, and limited calls
-     * follow their on-failure setting until the connection opens in the background (the version is
-     * checked then).
+     * beans are ready. A Redis older than 5.0 fails the start with a clear message, one that may
+     * evict the limiter's keys is logged or refused, and one without persistence logged (see
+     * {@link RedisServerSettings}); one that cannot be reached within the connect timeout is logged,
+     * the application starts, and limited calls follow their on-failure setting until the connection
+     * opens in the background (the version is checked then).
      */
     @Bean
     static SmartInitializingSingleton limiterRedisVersionCheck(ObjectProvider<LimiterRedisConnection> connection,
@@ -122,8 +122,10 @@ class RedisRateLimiterConfiguration {
 
     @Bean
     RedisServerSettings limiterRedisServerSettings(LimiterRedisConnection connection, LimiterProperties properties) {
-        return new RedisServerSettings(connection.template(), properties.getRedis(),
+        RedisServerSettings settings = new RedisServerSettings(connection.template(), properties.getRedis(),
                 RedisServerSettings.READ_INTERVAL);
+        connection.onReconnect(settings::reconnected);
+        return settings;
     }
 
 }

@@ -2,7 +2,7 @@ package io.github.limiter.autoconfigure;
 
 import java.time.Duration;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
@@ -22,9 +22,10 @@ import org.springframework.util.ClassUtils;
  * full (see {@link EvictionReport}), and its persistence, since a Redis that writes nothing to
  * disk loses them all when it restarts (see {@link PersistenceReport}). Read from {@code INFO}
  * (which managed services allow where they deny {@code CONFIG GET}), with the RDB save points from
- * {@code CONFIG GET save} where Redis allows it: when the limiter connects, then again at most once
- * every 10 s, when the health probe or a meter asks: a probe or a scrape costs Redis nothing more.
- * Each reading is logged only where its verdict changed.
+ * {@code CONFIG GET save} where Redis allows it: when the limiter connects, each time Lettuce
+ * reconnects a command connection, and at most once every 10 s when the health probe or a meter
+ * asks: a probe or a scrape costs Redis nothing more. Each reading is logged only where its verdict
+ * changed.
  *
  * <p>Internal API, for the health indicator and the meters; it may change in any release.
  *
@@ -36,8 +37,8 @@ public final class RedisServerSettings {
     static final Duration READ_INTERVAL = Duration.ofSeconds(10);
 
     /**
-     * How often, at most, a {@code CONFIG GET} that Redis refused is sent again: each refusal counts
-     * in Redis's error statistics and its ACL log.
+     * How often, at most, a {@code CONFIG GET} that Redis refused is sent again between
+     * connections: each refusal counts in Redis's error statistics and its ACL log.
      */
     static final Duration REFUSED_CONFIG_INTERVAL = Duration.ofMinutes(10);
 
@@ -59,7 +60,8 @@ public final class RedisServerSettings {
 
     private final PersistenceReport persistence = new PersistenceReport();
 
-    private final AtomicBoolean reading = new AtomicBoolean();
+    // one reading at a time: probes skip a reading under way, a connection waits for it
+    private final ReentrantLock reading = new ReentrantLock();
 
     private volatile @Nullable SettingsReading latest;
 
@@ -67,7 +69,7 @@ public final class RedisServerSettings {
 
     private volatile boolean read;
 
-    // why Redis refused CONFIG GET save, and when: asked again as the limiter connects, or after the interval
+    // why Redis refused CONFIG GET save, and when: asked again on connecting, or after the interval
     private @Nullable String configRefusal;
 
     private long configRefusedAt;
@@ -87,8 +89,11 @@ public final class RedisServerSettings {
      */
     void check() {
         SettingsReading reading;
+        this.reading.lock();
         try {
             reading = read(true);
+            this.latest = reading;
+            this.persistence.report(reading.persistence());
         }
         catch (RuntimeException ex) {
             logger.warn("Rate limiting could not read Redis's maxmemory-policy and persistence as it connected ("
@@ -96,9 +101,24 @@ public final class RedisServerSettings {
                     + "); its health probe and meters read them again");
             return;
         }
-        this.latest = reading;
-        this.persistence.report(reading.persistence());
+        finally {
+            this.reading.unlock();
+        }
         this.evictions.atStart(reading.eviction());
+    }
+
+    /**
+     * Reads the settings again now, as a command connection to Redis opened again: Redis may have
+     * restarted, or a failover moved the connection to another master. Waits for a reading under way.
+     */
+    void reconnected() {
+        this.reading.lock();
+        try {
+            readAgain(true);
+        }
+        finally {
+            this.reading.unlock();
+        }
     }
 
     /**
@@ -148,14 +168,14 @@ public final class RedisServerSettings {
     }
 
     private @Nullable SettingsReading latest() {
-        if (due() && this.reading.compareAndSet(false, true)) {
+        if (due() && this.reading.tryLock()) {
             try {
                 if (due()) {
-                    readAgain();
+                    readAgain(false);
                 }
             }
             finally {
-                this.reading.set(false);
+                this.reading.unlock();
             }
         }
         return this.latest;
@@ -165,11 +185,11 @@ public final class RedisServerSettings {
         return !this.read || System.nanoTime() - this.readAt >= this.intervalNanos;
     }
 
-    private void readAgain() {
+    private void readAgain(boolean connected) {
         this.read = true;
         this.readAt = System.nanoTime();
         try {
-            SettingsReading reading = read(false);
+            SettingsReading reading = read(connected);
             this.latest = reading;
             this.persistence.report(reading.persistence());
             this.evictions.later(reading.eviction());
@@ -215,8 +235,8 @@ public final class RedisServerSettings {
     /**
      * The RDB save points, which {@code INFO} does not give; {@code null} where Redis refuses
      * {@code CONFIG GET} (an ACL without {@code +config|get}, a managed service), and where it did
-     * lately, unless the limiter is connecting: Lettuce sends {@code CONFIG} to the master, as it
-     * is not on its list of read-only commands.
+     * lately, unless the limiter has just connected: Lettuce sends {@code CONFIG} to the master, as
+     * it is not on its list of read-only commands.
      */
     private @Nullable Properties savePoints(RedisConnection connection, boolean connected) {
         if (this.configRefusal != null && !connected

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.UUID;
 
 import io.github.limiter.test.EmbeddedRedis;
+import io.lettuce.core.KillArgs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A Redis that writes nothing to disk loses every ban and count when it restarts: the limiter says
  * so once at start, and shows its persistence in health (which stays {@code UP}: a risk, not an
  * outage). Redis's save points need {@code CONFIG GET}, which a Redis user may lack: the
- * persistence is then unknown, and the start goes on.
+ * persistence is then unknown, and the start goes on; granted, it is read as Lettuce reconnects.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class PersistenceIntegrationTests {
@@ -92,6 +93,13 @@ class PersistenceIntegrationTests {
                     .contains(" INFO ", "could not read whether Redis writes its data to disk",
                             "AOF is off (appendonly no)", "the Redis user may not run CONFIG GET", "+config|get");
                 assertThat(instance.crawl("mallory")).as("limits decide").isTrue();
+
+                // granted: read at the next connection, here one Redis dropped
+                RedisPermissionsIntegrationTests.user(redis, "+config|get");
+                redis.withCommands(commands -> commands.clientKill(KillArgs.Builder.typeNormal()));
+                await(Duration.ofSeconds(10), "the persistence read again",
+                        () -> output.getOut().contains("Redis writes none of its data to disk"));
+                assertThat(instance.healthDetails()).containsEntry("persistence", "none");
             }
         }
     }
