@@ -1,5 +1,10 @@
 package io.github.limiter.autoconfigure;
 
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -11,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The first reading, and each later one whose verdict changed, is logged once: at WARN for a
  * Redis without AOF and without RDB save points, at INFO where the save points could not be read
- * (AOF off) or where Redis writes to disk again.
+ * (AOF off) or where Redis writes to disk again. A master that restarted between two readings (its
+ * {@code run_id} changed, and it started since the earlier one) is logged too: at WARN where it
+ * lost the limiter's keys (no persistence before or after the restart), else at INFO.
  */
 final class PersistenceReport {
 
@@ -25,10 +32,18 @@ final class PersistenceReport {
 
     private @Nullable PersistenceReading reported;
 
-    /** Logs a reading: the first, and a change of verdict. */
+    private long reportedAt;
+
+    /** Logs a reading: the first, a change of verdict, and the masters that restarted since the last one. */
     synchronized void report(PersistenceReading reading) {
         PersistenceReading before = this.reported;
+        long now = System.nanoTime();
+        long elapsedSeconds = TimeUnit.NANOSECONDS.toSeconds(now - this.reportedAt) + 1;
         this.reported = reading;
+        this.reportedAt = now;
+        if (before != null) {
+            restarts(before, reading, elapsedSeconds);
+        }
         String persistence = reading.persistence();
         if (before != null && before.persistence().equals(persistence)) {
             return;
@@ -50,6 +65,45 @@ final class PersistenceReport {
                                     : "bans and counts survive a restart of Redis"));
                 }
             }
+        }
+    }
+
+    private static void restarts(PersistenceReading before, PersistenceReading after, long elapsedSeconds) {
+        Map<String, PersistenceReading.Server> earlier = before.servers()
+            .stream()
+            .collect(Collectors.toMap(PersistenceReading.Server::node, Function.identity()));
+        for (PersistenceReading.Server server : after.servers()) {
+            PersistenceReading.Server was = earlier.get(server.node());
+            if (was != null && server.restartedSince(was, elapsedSeconds)) {
+                restarted(was, server);
+            }
+        }
+    }
+
+    /**
+     * What a restart did to the limiter's keys: the process that stopped wrote them, the one that
+     * started read them.
+     */
+    private static void restarted(PersistenceReading.Server was, PersistenceReading.Server server) {
+        String restarted = "Redis restarted" + where(server) + " (a new run_id, up " + server.uptimeSeconds()
+                + " s)";
+        String persistence = server.persistence();
+        if (PersistenceReading.NONE.equals(was.persistence()) || PersistenceReading.NONE.equals(persistence)) {
+            logger.warn(restarted + " without persistence: the bans and counts from before the restart were lost, "
+                    + LOST + " " + REMEDY);
+        }
+        else if (PersistenceReading.UNKNOWN.equals(was.persistence())
+                || PersistenceReading.UNKNOWN.equals(persistence)) {
+            logger.info(restarted + "; whether it reloaded the bans and counts is unknown, as its RDB save points "
+                    + "could not be read");
+        }
+        else if (PersistenceReading.RDB.equals(persistence)) {
+            logger.info(restarted + " and reloaded its data from its last RDB snapshot (rdb): bans and counts "
+                    + "written after that snapshot were lost");
+        }
+        else {
+            logger.info(restarted + " and reloaded its data from its append-only file (aof): bans and counts were "
+                    + "kept, up to its last write to disk");
         }
     }
 

@@ -25,7 +25,7 @@ import org.springframework.util.ClassUtils;
  * {@code CONFIG GET save} where Redis allows it: when the limiter connects, each time Lettuce
  * reconnects a command connection, and at most once every 10 s when the health probe or a meter
  * asks: a probe or a scrape costs Redis nothing more. Each reading is logged only where its verdict
- * changed.
+ * changed, or where a master restarted.
  *
  * <p>Internal API, for the health indicator and the meters; it may change in any release.
  *

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 import io.github.limiter.test.EmbeddedRedis;
@@ -162,6 +163,40 @@ class RedisServerSettingsIntegrationTests {
                     again -> assertThat(again).contains(" WARN ", "Redis writes none of its data to disk"));
             return null;
         });
+    }
+
+    @Test
+    void aRestartFoundByALaterReadingIsLoggedWithWhatItLost(CapturedOutput output) {
+        EmbeddedRedis redis = EmbeddedRedis.startWith();
+        int port = redis.port();
+        // a factory of the test's own, which tells the reading of no reconnection: the reading of a
+        // health probe or a meter finds the restart, as with Jedis
+        LettuceConnectionFactory factory = redis.newConnectionFactory();
+        try {
+            RedisServerSettings settings = new RedisServerSettings(new StringRedisTemplate(factory), properties(false),
+                    Duration.ZERO);
+            settings.check();
+            assertThat(settings.persistence()).isEqualTo("none");
+            redis.close();
+            redis = EmbeddedRedis.start(port);
+            // the first readings may fail while the factory reconnects: a bounded poll, 10 s at most
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!output.getOut().contains("Redis restarted") && System.nanoTime() - deadline < 0) {
+                settings.persistence();
+                LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+            }
+            assertThat(output.getOut().lines().filter(line -> line.contains("Redis restarted"))).singleElement()
+                .asString()
+                .contains(" WARN ", "without persistence: the bans and counts from before the restart were lost");
+            for (int reading = 0; reading < 3; reading++) {
+                settings.persistence();
+            }
+            assertThat(output.getOut()).as("said once").containsOnlyOnce("Redis restarted");
+        }
+        finally {
+            factory.destroy();
+            redis.close();
+        }
     }
 
     private static LimiterRedisProperties properties(boolean requireNoEviction) {
