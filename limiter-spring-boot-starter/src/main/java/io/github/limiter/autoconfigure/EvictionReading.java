@@ -1,6 +1,5 @@
 package io.github.limiter.autoconfigure;
 
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
@@ -9,13 +8,12 @@ import java.util.Properties;
  * What one {@code INFO} of the limiter's Redis says about eviction: the policy of the master most
  * likely to evict the limiter's keys, and how many keys the masters evicted.
  *
- * <p>Over Redis Cluster, {@code INFO} answers for every node, each property prefixed with the
- * node's {@code host:port} and a dot: replicas are left out (they evict nothing of their own), and
- * the worst master wins: one that evicts (a memory limit and a policy other than
- * {@code noeviction}) before one that does not, and a {@code volatile-*} policy before an
- * {@code allkeys-*} one, since every limiter key has a TTL and is among the few candidates of a
- * {@code volatile-*} policy. Where only replicas answered (a master/replica set-up that reads from
- * replicas), their reading is all there is.
+ * <p>Over Redis Cluster, {@code INFO} answers for every node (see {@link InfoNode}): replicas are
+ * left out (they evict nothing of their own), and the worst master wins: one that evicts (a memory
+ * limit and a policy other than {@code noeviction}) before one that does not, and a
+ * {@code volatile-*} policy before an {@code allkeys-*} one, since every limiter key has a TTL and
+ * is among the few candidates of a {@code volatile-*} policy. Where only replicas answered (a
+ * master/replica set-up that reads from replicas), their reading is all there is.
  *
  * @param policy the {@code maxmemory_policy} of the worst master
  * @param maxmemoryBytes its {@code maxmemory}: 0 for no limit
@@ -45,37 +43,16 @@ record EvictionReading(String policy, long maxmemoryBytes, String maxmemory, Str
      * @throws IllegalStateException if the reply has no {@code maxmemory_policy}
      */
     static EvictionReading of(Properties info) {
-        List<Node> nodes = new ArrayList<>();
-        for (String name : info.stringPropertyNames()) {
-            if (name.equals(POLICY)) {
-                nodes.add(Node.of(info, ""));
-            }
-            else if (name.endsWith("." + POLICY)) {
-                nodes.add(Node.of(info, name.substring(0, name.length() - POLICY.length() - 1)));
-            }
-        }
-        List<Node> masters = nodes.stream().filter(Node::master).toList();
-        List<Node> counted = masters.isEmpty() ? nodes : masters;
-        long evicted = counted.stream().mapToLong(Node::evictedKeys).sum();
+        List<InfoNode> counted = InfoNode.masters(info, POLICY);
+        long evicted = counted.stream().mapToLong(node -> Long.parseLong(node.get("evicted_keys", "0"))).sum();
         return counted.stream()
-            .map(node -> new EvictionReading(node.policy(), node.maxmemoryBytes(), node.maxmemory(), node.name(),
-                    evicted))
+            .map(node -> {
+                String maxmemory = node.get("maxmemory", "0");
+                return new EvictionReading(node.get(POLICY, ""), Long.parseLong(maxmemory),
+                        node.get("maxmemory_human", maxmemory), node.name(), evicted);
+            })
             .min(WORST_FIRST)
             .orElseThrow(() -> new IllegalStateException("Redis did not say its maxmemory_policy (INFO memory)"));
-    }
-
-    private record Node(String name, boolean master, String policy, long maxmemoryBytes, String maxmemory,
-            long evictedKeys) {
-
-        static Node of(Properties info, String name) {
-            String prefix = name.isEmpty() ? "" : name + ".";
-            String maxmemory = info.getProperty(prefix + "maxmemory", "0");
-            return new Node(name, !"slave".equals(info.getProperty(prefix + "role")),
-                    info.getProperty(prefix + POLICY).strip(), Long.parseLong(maxmemory.strip()),
-                    info.getProperty(prefix + "maxmemory_human", maxmemory).strip(),
-                    Long.parseLong(info.getProperty(prefix + "evicted_keys", "0").strip()));
-        }
-
     }
 
 }

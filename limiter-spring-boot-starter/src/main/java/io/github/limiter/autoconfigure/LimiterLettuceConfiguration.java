@@ -1,6 +1,9 @@
 package io.github.limiter.autoconfigure;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.redis.LettuceTimeouts;
@@ -42,10 +45,11 @@ final class LimiterLettuceConfiguration {
     /**
      * Opens the limiter's connection: to the servers of the application's factory (see
      * {@link #servers}), with its client settings and the limiter's own timeouts.
-     * {@code onPubSubLost} runs whenever a subscription's connection drops, until Lettuce restores it.
+     * {@code onPubSubLost} runs whenever a subscription's connection drops, until Lettuce restores it;
+     * {@code onReconnected} whenever Lettuce reconnects a command connection that dropped.
      */
     static OwnConnection connect(RedisConnectionFactory application, RedisConfiguration servers,
-            LimiterRedisProperties properties, Runnable onPubSubLost) {
+            LimiterRedisProperties properties, Runnable onPubSubLost, Runnable onReconnected) {
         LettuceConnectionFactory lettuce = (LettuceConnectionFactory) application;
         ClientResources resources = resources(lettuce.getClientConfiguration().getClientResources().orElse(null),
                 properties.getMaxReconnectDelay());
@@ -55,11 +59,12 @@ final class LimiterLettuceConfiguration {
                 (servers instanceof RedisSentinelConfiguration sentinels)
                         ? new SentinelFollowingConnectionFactory(sentinels, client)
                         : new LettuceConnectionFactory(servers, client),
-                onPubSubLost);
+                onPubSubLost, onReconnected);
         // Spring Data has no Pub/Sub over a static master/replica connection; a PUBLISH on the master
         // reaches the subscribers of every replica too
         LettuceConnectionFactory subscriptions = (servers instanceof RedisStaticMasterReplicaConfiguration nodes)
-                ? started(new LettuceConnectionFactory(nodes.getNodes().get(0), client), onPubSubLost) : commands;
+                ? started(new LettuceConnectionFactory(nodes.getNodes().get(0), client), onPubSubLost, onReconnected)
+                : commands;
         String library = "Lettuce" + (lettuce.getClientConfiguration().isUseSsl() ? " over TLS" : "");
         return new OwnConnection(commands, subscriptions, servers, library, () -> {
             if (subscriptions != commands) {
@@ -70,15 +75,30 @@ final class LimiterLettuceConfiguration {
         });
     }
 
-    private static LettuceConnectionFactory started(LettuceConnectionFactory factory, Runnable onPubSubLost) {
+    private static LettuceConnectionFactory started(LettuceConnectionFactory factory, Runnable onPubSubLost,
+            Runnable onReconnected) {
         factory.afterPropertiesSet();
         factory.start();
+        // A connection that opens after one of the same dropped is a reconnection; connections
+        // opened for the first time (a cluster node's, a topology refresh's) are not
+        Set<RedisChannelHandler<?, ?>> dropped = Collections
+            .synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
         factory.getRequiredNativeClient().addListener(new RedisConnectionStateListener() {
+
+            @Override
+            public void onRedisConnected(RedisChannelHandler<?, ?> connection) {
+                if (dropped.remove(connection)) {
+                    onReconnected.run();
+                }
+            }
 
             @Override
             public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
                 if (connection instanceof StatefulRedisPubSubConnection<?, ?>) {
                     onPubSubLost.run();
+                }
+                else {
+                    dropped.add(connection);
                 }
             }
 

@@ -65,6 +65,8 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private final List<Runnable> openListeners = new CopyOnWriteArrayList<>();
 
+    private final List<Runnable> reconnectListeners = new CopyOnWriteArrayList<>();
+
     private volatile boolean open;
 
     // the thread running the start check, whose commands pass before the connection counts as open
@@ -126,8 +128,8 @@ final class LimiterRedisConnection implements DisposableBean {
         if (isLettuce(application)) {
             RedisConfiguration servers = LimiterLettuceConfiguration.servers(application, masterReplica,
                     builtByBoot);
-            return (servers != null)
-                    ? LimiterLettuceConfiguration.connect(application, servers, properties, this::pubSubLost) : null;
+            return (servers != null) ? LimiterLettuceConfiguration.connect(application, servers, properties,
+                    this::pubSubLost, this::reconnected) : null;
         }
         if (JEDIS_PRESENT && LimiterJedisConfiguration.isJedis(application)) {
             return LimiterJedisConfiguration.connect(application, properties);
@@ -197,6 +199,30 @@ final class LimiterRedisConnection implements DisposableBean {
     }
 
     /**
+     * Runs the listener, on the limiter's scheduler, each time the client reconnects a command
+     * connection once this connection is open: Redis may have restarted, or a failover moved the
+     * connection. Lettuce tells; Jedis, which opens connections as it needs them, does not.
+     */
+    void onReconnect(Runnable listener) {
+        this.reconnectListeners.add(listener);
+    }
+
+    /** Tells the listeners, off the client's thread, that a command connection was reconnected. */
+    void reconnected() {
+        if (!this.open || this.closed) {
+            return;
+        }
+        for (Runnable listener : this.reconnectListeners) {
+            try {
+                this.scheduler.schedule(listener, Instant.now());
+            }
+            catch (TaskRejectedException ex) {
+                // the scheduler stops with the application: nothing is left to tell
+            }
+        }
+    }
+
+    /**
      * Opens the connection: once here, then in the background, on the reconnect back-off, until it
      * opens. {@code check} runs as the last step of each attempt, its commands let through: a
      * failure to reach Redis (a lost connection, a timeout) fails the attempt; any other failure
@@ -247,7 +273,7 @@ final class LimiterRedisConnection implements DisposableBean {
             // connection "not connected yet", a failure that would outlive the configuration error
             opened();
             if (RedisRateLimiter.MISCONFIGURED.equals(RedisRateLimiter.failureKind(ex))
-                    || ex instanceof RedisEvictions.Refused) {
+                    || ex instanceof EvictionReport.Refused) {
                 // a configuration error, which the message explains whole: health reports it too
                 logger.error("Rate limiting connected to " + this.servers + ", but cannot use it: " + ex.getMessage());
             }

@@ -95,20 +95,20 @@ class RedisRateLimiterConfiguration {
 
     /**
      * Opens the limiter's first connection and checks the Redis version once the application's
-     * beans are ready. A Redis older than 5.0 fails the start with a clear message, and one that may
-     * evict the limiter's keys is logged or refused (see {@link RedisEvictions}); one that cannot
-     * be reached within the connect timeout is logged, the application starts, and limited calls
-     * follow their on-failure setting until the connection opens in the background (the version is
-     * checked then).
+     * beans are ready. A Redis older than 5.0 fails the start with a clear message, one that may
+     * evict the limiter's keys is logged or refused, and one without persistence logged (see
+     * {@link RedisServerSettings}); one that cannot be reached within the connect timeout is logged,
+     * the application starts, and limited calls follow their on-failure setting until the connection
+     * opens in the background (the version is checked then).
      */
     @Bean
     static SmartInitializingSingleton limiterRedisVersionCheck(ObjectProvider<LimiterRedisConnection> connection,
-            ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RedisEvictions> evictions) {
+            ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RedisServerSettings> settings) {
         return () -> {
             Runnable check = () -> {
                 if (rateLimiter.getIfUnique() instanceof RedisRateLimiter redis) {
                     logger.info("Rate limiting uses Redis " + redis.check());
-                    evictions.ifAvailable(RedisEvictions::check);
+                    settings.ifAvailable(RedisServerSettings::check);
                 }
             };
             LimiterRedisConnection redis = connection.getObject();
@@ -121,8 +121,11 @@ class RedisRateLimiterConfiguration {
     }
 
     @Bean
-    RedisEvictions limiterRedisEvictions(LimiterRedisConnection connection, LimiterProperties properties) {
-        return new RedisEvictions(connection.template(), properties.getRedis(), RedisEvictions.READ_INTERVAL);
+    RedisServerSettings limiterRedisServerSettings(LimiterRedisConnection connection, LimiterProperties properties) {
+        RedisServerSettings settings = new RedisServerSettings(connection.template(), properties.getRedis(),
+                RedisServerSettings.READ_INTERVAL);
+        connection.onReconnect(settings::reconnected);
+        return settings;
     }
 
 }

@@ -35,9 +35,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 @ExtendWith(OutputCaptureExtension.class)
 class RedisPermissionsIntegrationTests {
 
-    private static final String USER = "crawler-app";
+    static final String USER = "crawler-app";
 
-    private static final String PASSWORD = "s3cret";
+    static final String PASSWORD = "s3cret";
 
     private final String prefix = "acl-" + UUID.randomUUID() + ":";
 
@@ -181,7 +181,7 @@ class RedisPermissionsIntegrationTests {
     }
 
     /** Creates or changes the test's Redis user, enabled, with its password and these rules. */
-    private static void user(EmbeddedRedis redis, String... rules) {
+    static void user(EmbeddedRedis redis, String... rules) {
         redis.withCommands(commands -> {
             CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8).add("SETUSER")
                 .add(USER)

@@ -112,6 +112,10 @@ class SlowRedisIntegrationTests {
             // the test's own first reading, and one more per 10 s of probes on a very slow machine
             assertThat(after.get("info") - before.get("info")).as("INFO for 20 probes")
                 .isBetween(1L, 1 + policyReadings);
+            // the save points, read with the policy
+            assertThat(EmbeddedRedis.callsOf(after, "config") - EmbeddedRedis.callsOf(before, "config"))
+                .as("CONFIG GET for 20 probes")
+                .isBetween(0L, policyReadings);
             assertThat(after.getOrDefault("script", 0L) - before.getOrDefault("script", 0L))
                 .as("SCRIPT LOAD for 20 probes").isZero();
 

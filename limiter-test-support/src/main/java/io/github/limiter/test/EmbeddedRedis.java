@@ -230,6 +230,22 @@ public final class EmbeddedRedis implements AutoCloseable {
     }
 
     /**
+     * Returns the calls of one command in what {@link #commandCalls()} returned, its subcommands
+     * included: Redis 7 counts {@code CONFIG GET} as {@code config|get}, Redis 6 as {@code config}.
+     * @param calls the calls by command, from {@link #commandCalls()}
+     * @param command the lower-case command name, such as {@code config}
+     * @return the calls
+     * @since 0.1.0
+     */
+    public static long callsOf(Map<String, Long> calls, String command) {
+        return calls.entrySet()
+            .stream()
+            .filter(call -> call.getKey().equals(command) || call.getKey().startsWith(command + "|"))
+            .mapToLong(Map.Entry::getValue)
+            .sum();
+    }
+
+    /**
      * Returns how many keys the server has evicted since it started ({@code evicted_keys} of
      * {@code INFO stats}), to compare with what a client reports.
      * @return the evicted keys

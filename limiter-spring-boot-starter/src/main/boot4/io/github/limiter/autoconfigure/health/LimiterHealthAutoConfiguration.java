@@ -2,7 +2,7 @@ package io.github.limiter.autoconfigure.health;
 
 import io.github.limiter.annotation.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
-import io.github.limiter.autoconfigure.RedisEvictions;
+import io.github.limiter.autoconfigure.RedisServerSettings;
 import io.github.limiter.redis.RedisRateLimiter;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,8 +29,8 @@ public final class LimiterHealthAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "limiterHealthIndicator")
     LimiterHealthIndicator limiterHealthIndicator(RedisRateLimiter rateLimiter,
-            ObjectProvider<RateLimitAdvisor> advisor, ObjectProvider<RedisEvictions> evictions) {
-        return new LimiterHealthIndicator(rateLimiter, advisor, evictions);
+            ObjectProvider<RateLimitAdvisor> advisor, ObjectProvider<RedisServerSettings> settings) {
+        return new LimiterHealthIndicator(rateLimiter, advisor, settings);
     }
 
 }

@@ -1,7 +1,7 @@
 package io.github.limiter.autoconfigure.health;
 
 import io.github.limiter.annotation.RateLimitAdvisor;
-import io.github.limiter.autoconfigure.RedisEvictions;
+import io.github.limiter.autoconfigure.RedisServerSettings;
 import io.github.limiter.redis.RedisRateLimiter;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -26,8 +26,8 @@ class LimiterHealthIndicator implements HealthIndicator {
     private final LimiterHealthCheck check;
 
     LimiterHealthIndicator(RedisRateLimiter rateLimiter, ObjectProvider<RateLimitAdvisor> advisor,
-            ObjectProvider<RedisEvictions> evictions) {
-        this.check = new LimiterHealthCheck(rateLimiter, advisor, evictions);
+            ObjectProvider<RedisServerSettings> settings) {
+        this.check = new LimiterHealthCheck(rateLimiter, advisor, settings);
     }
 
     @Override

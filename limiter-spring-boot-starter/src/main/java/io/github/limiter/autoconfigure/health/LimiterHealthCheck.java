@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.limiter.annotation.RateLimitAdvisor;
-import io.github.limiter.autoconfigure.RedisEvictions;
+import io.github.limiter.autoconfigure.RedisServerSettings;
 import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -37,7 +37,8 @@ import org.springframework.dao.DataAccessException;
  * five seconds, so that a grant made while the application runs brings it back. With
  * {@code limiter.redis.require-noeviction}, an evicting {@code maxmemory-policy} found after the
  * start (which it could not fail) is {@code DOWN} too. The details give Redis's
- * {@code maxmemory-policy}, read at most once per 10 s, not per probe.
+ * {@code maxmemory-policy} and its persistence, read at most once per 10 s, not per probe; a Redis
+ * without persistence stays {@code UP}.
  *
  * <p>Independent of the Spring Boot generation: each generation's health indicator reports it.
  */
@@ -54,17 +55,17 @@ final class LimiterHealthCheck {
 
     private final ObjectProvider<RateLimitAdvisor> advisor;
 
-    private final ObjectProvider<RedisEvictions> evictions;
+    private final ObjectProvider<RedisServerSettings> settings;
 
     private final AtomicReference<State> reported = new AtomicReference<>(State.UP);
 
     private volatile long lastRecheck = System.nanoTime();
 
     LimiterHealthCheck(RedisRateLimiter rateLimiter, ObjectProvider<RateLimitAdvisor> advisor,
-            ObjectProvider<RedisEvictions> evictions) {
+            ObjectProvider<RedisServerSettings> settings) {
         this.rateLimiter = rateLimiter;
         this.advisor = advisor;
-        this.evictions = evictions;
+        this.settings = settings;
     }
 
     Result probe() {
@@ -72,7 +73,7 @@ final class LimiterHealthCheck {
         String misconfiguration = misconfiguration();
         DataAccessException pingFailure = (misconfiguration == null) ? ping() : null;
         RedisRateLimiter.Failing failing = this.rateLimiter.failing();
-        String evictionRefusal = evictionPolicy(details);
+        String evictionRefusal = serverSettings(details);
         State state;
         String error = null;
         if (misconfiguration != null) {
@@ -153,17 +154,25 @@ final class LimiterHealthCheck {
         return found;
     }
 
-    /** Adds {@code maxmemoryPolicy}; returns why the limiter refuses it, if it does. */
-    private @Nullable String evictionPolicy(Map<String, Object> details) {
-        RedisEvictions evictions = this.evictions.getIfAvailable();
-        if (evictions == null) {
+    /**
+     * Adds {@code maxmemoryPolicy} and {@code persistence}; returns why the limiter refuses the
+     * policy, if it does. Persistence never changes the state: a Redis that would lose the bans on
+     * a restart is a risk, which the log names, not an outage.
+     */
+    private @Nullable String serverSettings(Map<String, Object> details) {
+        RedisServerSettings settings = this.settings.getIfAvailable();
+        if (settings == null) {
             return null;
         }
-        String policy = evictions.policy();
+        String policy = settings.policy();
         if (policy != null) {
             details.put("maxmemoryPolicy", policy);
         }
-        return evictions.refusal();
+        String persistence = settings.persistence();
+        if (persistence != null) {
+            details.put("persistence", persistence);
+        }
+        return settings.refusal();
     }
 
     private boolean failsClosed() {

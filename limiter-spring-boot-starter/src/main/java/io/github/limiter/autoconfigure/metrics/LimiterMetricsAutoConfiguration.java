@@ -1,7 +1,7 @@
 package io.github.limiter.autoconfigure.metrics;
 
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
-import io.github.limiter.autoconfigure.RedisEvictions;
+import io.github.limiter.autoconfigure.RedisServerSettings;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -63,9 +63,9 @@ public final class LimiterMetricsAutoConfiguration {
      * scrape. A key evicted may be a ban lifted or a count reset.
      */
     @Bean
-    MeterBinder limiterRedisEvictionsMeter(ObjectProvider<RedisEvictions> evictions) {
-        return registry -> evictions.ifAvailable(available -> FunctionCounter
-            .builder("limiter.redis.evictions", available, RedisEvictions::evictedKeys)
+    MeterBinder limiterRedisEvictionsMeter(ObjectProvider<RedisServerSettings> settings) {
+        return registry -> settings.ifAvailable(available -> FunctionCounter
+            .builder("limiter.redis.evictions", available, RedisServerSettings::evictedKeys)
             .description("Keys the limiter's Redis evicted when full (INFO stats evicted_keys): bans lifted and "
                     + "counts reset, if they were the limiter's")
             .register(registry));

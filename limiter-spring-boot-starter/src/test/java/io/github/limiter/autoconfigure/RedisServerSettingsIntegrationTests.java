@@ -1,13 +1,16 @@
 package io.github.limiter.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 import io.github.limiter.test.EmbeddedRedis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -19,18 +22,19 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link RedisEvictions} on a real Redis whose policy changes while the limiter runs
- * ({@code CONFIG SET}), with intervals short or long enough for a test: each change of verdict is
- * logged once, the reading is shared by every caller within an interval, and evictions are counted
- * as Redis makes them.
+ * {@link RedisServerSettings} on a real Redis whose policy and persistence change while the limiter
+ * runs ({@code CONFIG SET}), with intervals short or long enough for a test: each change of verdict
+ * is logged once, the reading is shared by every caller within an interval, and evictions are
+ * counted as Redis makes them.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class RedisEvictionsIntegrationTests {
+class RedisServerSettingsIntegrationTests {
 
     @Test
     void aPolicyChangedWhileTheLimiterRunsIsLoggedOncePerChange(CapturedOutput output) {
         withRedis("maxmemory 64mb", redis -> {
-            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(false), Duration.ZERO);
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(false),
+                    Duration.ZERO);
             evictions.check();
             assertThat(evictions.policy()).isEqualTo("noeviction");
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "volatile-lru"));
@@ -50,7 +54,8 @@ class RedisEvictionsIntegrationTests {
     @Test
     void aPolicyThatEvictsFoundAfterTheStartIsRefusedWhereNoEvictionIsRequired(CapturedOutput output) {
         withRedis("maxmemory 64mb", redis -> {
-            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(true), Duration.ZERO);
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(true),
+                    Duration.ZERO);
             evictions.check();
             assertThat(evictions.refusal()).isNull();
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lfu"));
@@ -73,16 +78,16 @@ class RedisEvictionsIntegrationTests {
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lru"));
             LimiterRedisProperties properties = properties(true);
             properties.setTimeout(Duration.ofMillis(100));
-            RedisEvictions evictions = new RedisEvictions(redis.template(), properties, Duration.ZERO);
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties, Duration.ZERO);
             // connected: a connection opening during the pause would wait for its end
             redis.template().execute((RedisCallback<String>) RedisConnection::ping);
             // Redis answers nobody for 0.5 s, as a busy host may, just as the limiter connects
             redis.server().withCommands(commands -> commands.clientPause(500));
             evictions.check();
-            assertThat(output.getOut()).contains("Rate limiting could not read Redis's maxmemory-policy as it "
-                    + "connected (QueryTimeoutException");
+            assertThat(output.getOut()).contains("Rate limiting could not read Redis's maxmemory-policy and "
+                    + "persistence as it connected (QueryTimeoutException");
             properties.setTimeout(Duration.ofSeconds(5));
-            RedisEvictions patient = new RedisEvictions(redis.template(), properties, Duration.ZERO);
+            RedisServerSettings patient = new RedisServerSettings(redis.template(), properties, Duration.ZERO);
             assertThat(patient.refusal()).as("the next reading decides").contains("maxmemory-policy is allkeys-lru");
             return null;
         });
@@ -91,7 +96,8 @@ class RedisEvictionsIntegrationTests {
     @Test
     void oneReadingServesEveryCallerWithinTheInterval() {
         withRedis("maxmemory 0", redis -> {
-            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(false), Duration.ofHours(1));
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(false),
+                    Duration.ofHours(1));
             Map<String, Long> before = redis.server().commandCalls();
             for (int call = 0; call < 50; call++) {
                 evictions.policy();
@@ -101,6 +107,9 @@ class RedisEvictionsIntegrationTests {
             Map<String, Long> after = redis.server().commandCalls();
             // one for the limiter, one for the test's own reading
             assertThat(after.get("info") - before.getOrDefault("info", 0L)).isEqualTo(2);
+            assertThat(EmbeddedRedis.callsOf(after, "config") - EmbeddedRedis.callsOf(before, "config"))
+                .as("CONFIG GET save")
+                .isEqualTo(1);
             return null;
         });
     }
@@ -109,7 +118,8 @@ class RedisEvictionsIntegrationTests {
     void evictionsAreCountedAsRedisMakesThem() {
         withRedis("maxmemory 2mb", redis -> {
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lru"));
-            RedisEvictions evictions = new RedisEvictions(redis.template(), properties(false), Duration.ZERO);
+            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(false),
+                    Duration.ZERO);
             assertThat(evictions.evictedKeys()).isZero();
             String value = "x".repeat(1_000);
             redis.server().withCommands(commands -> {
@@ -128,6 +138,65 @@ class RedisEvictionsIntegrationTests {
             assertThat(evictions.evictedKeys()).isBetween((double) evicted, (double) redis.server().evictedKeys());
             return null;
         });
+    }
+
+    @Test
+    void persistenceChangedWhileTheLimiterRunsIsLoggedOncePerChange(CapturedOutput output, @TempDir Path directory) {
+        // where Redis writes its append-only file once it is switched on
+        withRedis("dir " + directory, redis -> {
+            RedisServerSettings settings = new RedisServerSettings(redis.template(), properties(false), Duration.ZERO);
+            settings.check();
+            assertThat(settings.persistence()).isEqualTo("none");
+            redis.server().withCommands(commands -> commands.configSet("appendonly", "yes"));
+            for (int reading = 0; reading < 3; reading++) {
+                assertThat(settings.persistence()).isEqualTo("aof");
+            }
+            redis.server().withCommands(commands -> commands.configSet("save", "900 1"));
+            assertThat(settings.persistence()).isEqualTo("aof+rdb");
+            redis.server().withCommands(commands -> commands.configSet("appendonly", "no"));
+            redis.server().withCommands(commands -> commands.configSet("save", ""));
+            assertThat(settings.persistence()).isEqualTo("none");
+            assertThat(output.getOut().lines().filter(line -> line.contains("data to disk"))).satisfiesExactly(
+                    warning -> assertThat(warning).contains(" WARN ", "Redis writes none of its data to disk"),
+                    aof -> assertThat(aof).contains(" INFO ", "Redis now writes its data to disk (aof)"),
+                    both -> assertThat(both).contains(" INFO ", "Redis now writes its data to disk (aof+rdb)"),
+                    again -> assertThat(again).contains(" WARN ", "Redis writes none of its data to disk"));
+            return null;
+        });
+    }
+
+    @Test
+    void aRestartFoundByALaterReadingIsLoggedWithWhatItLost(CapturedOutput output) {
+        EmbeddedRedis redis = EmbeddedRedis.startWith();
+        int port = redis.port();
+        // a factory of the test's own, which tells the reading of no reconnection: the reading of a
+        // health probe or a meter finds the restart, as with Jedis
+        LettuceConnectionFactory factory = redis.newConnectionFactory();
+        try {
+            RedisServerSettings settings = new RedisServerSettings(new StringRedisTemplate(factory), properties(false),
+                    Duration.ZERO);
+            settings.check();
+            assertThat(settings.persistence()).isEqualTo("none");
+            redis.close();
+            redis = EmbeddedRedis.start(port);
+            // the first readings may fail while the factory reconnects: a bounded poll, 10 s at most
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!output.getOut().contains("Redis restarted") && System.nanoTime() - deadline < 0) {
+                settings.persistence();
+                LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+            }
+            assertThat(output.getOut().lines().filter(line -> line.contains("Redis restarted"))).singleElement()
+                .asString()
+                .contains(" WARN ", "without persistence: the bans and counts from before the restart were lost");
+            for (int reading = 0; reading < 3; reading++) {
+                settings.persistence();
+            }
+            assertThat(output.getOut()).as("said once").containsOnlyOnce("Redis restarted");
+        }
+        finally {
+            factory.destroy();
+            redis.close();
+        }
     }
 
     private static LimiterRedisProperties properties(boolean requireNoEviction) {
