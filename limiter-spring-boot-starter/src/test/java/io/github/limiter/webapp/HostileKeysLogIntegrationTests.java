@@ -18,6 +18,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.logging.LoggingSystemProperty;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -53,6 +54,10 @@ class HostileKeysLogIntegrationTests {
                 List<Integer> statuses = List.of(read(app, key), read(app, key), read(app, key));
                 assertThat(statuses).as("calls of %.40s", key).containsExactly(200, 200, 429);
             }
+        }
+        finally {
+            // Spring Boot keeps the format in a system property that outlives the application
+            System.clearProperty(LoggingSystemProperty.CONSOLE_STRUCTURED_FORMAT.getEnvironmentVariableName());
         }
         List<String> lines = output.getOut().lines().toList();
         List<String> limiterLines = lines.stream().filter(line -> line.contains("Rate limit 'hostile.read'")).toList();
