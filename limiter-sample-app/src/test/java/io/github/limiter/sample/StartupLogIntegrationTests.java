@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.UUID;
 
 import io.github.limiter.test.EmbeddedRedis;
-import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -20,14 +19,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * start (such as Spring's "not eligible for getting processed by all BeanPostProcessors" for a bean
  * an advisor needs) teaches operators to ignore warnings.
  */
-@WithRedis
 @ExtendWith(OutputCaptureExtension.class)
 class StartupLogIntegrationTests {
 
     @Test
-    void startsWithoutWarnings(EmbeddedRedis redis, CapturedOutput output) {
+    void startsWithoutWarnings(CapturedOutput output) {
         String prefix = "startup-" + UUID.randomUUID() + ":";
-        try (ConfigurableApplicationContext started = SpringApplication.run(SampleApplication.class, "--server.port=0",
+        // a Redis as docs/operations.md has one run for the limiter, with AOF: without it, the start
+        // rightly warns that a restart of Redis loses every ban
+        try (EmbeddedRedis redis = EmbeddedRedis.startWith("appendonly yes", "appendfsync everysec");
+                ConfigurableApplicationContext started = SpringApplication.run(SampleApplication.class, "--server.port=0",
                 "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
                 "--limiter.key-prefix=" + prefix, "--sample.sessions.namespace=" + prefix + "sessions")) {
             List<String> warnings = output.getOut()
