@@ -269,7 +269,8 @@ public class DecisionBenchmarks {
         String state = this.prefix + "raw:{raw:" + key() + "}";
         RedisCommands<String, String> commands = this.connection.sync();
         return commands.evalsha(this.sha, ScriptOutputType.MULTI, new String[] { state, state + ":ban", state + ":alert" },
-                "acquire", "1", "1", this.max, "3600000", "1", "0", "0", "0");
+                // mode, limits; algorithm, max, window, cost, alert-at, ban, shadow, three calendar ends
+                "acquire", "1", "1", this.max, "3600000", "1", "0", "0", "0", "0", "0", "0");
     }
 
     /** The starter through an annotated bean: proxy, SpEL key, template, script. */
