@@ -13,6 +13,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.LimitState;
+import io.github.limiter.PrintableKeys;
 import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.LimitDescription;
@@ -123,8 +124,8 @@ public final class RateLimitTester {
             remaining = rateLimiter().tryAcquire(List.of(rest)).remaining();
         }
         if (remaining > 0) {
-            throw new IllegalStateException("Limit '" + limitId + "' (" + limit + ") refills key '" + key
-                    + "' faster than it can be used up");
+            throw new IllegalStateException("Limit '" + limitId + "' (" + limit + ") refills key '"
+                    + PrintableKeys.of(key) + "' faster than it can be used up");
         }
     }
 
@@ -154,8 +155,8 @@ public final class RateLimitTester {
                 return;
             }
         }
-        throw new IllegalStateException("Limit '" + limitId + "' (" + limit + ") refills key '" + key
-                + "' faster than it can be banned");
+        throw new IllegalStateException("Limit '" + limitId + "' (" + limit + ") refills key '"
+                + PrintableKeys.of(key) + "' faster than it can be banned");
     }
 
     /**
