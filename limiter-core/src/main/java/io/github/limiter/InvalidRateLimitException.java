@@ -26,7 +26,7 @@ public class InvalidRateLimitException extends IllegalStateException {
      * @param value the invalid value, as written
      * @param cause what the check found, if it came from a failure
      */
-    protected InvalidRateLimitException(String message, String attribute, String value, @Nullable Throwable cause) {
+    public InvalidRateLimitException(String message, String attribute, String value, @Nullable Throwable cause) {
         super(message, cause);
         this.attribute = attribute;
         this.value = value;

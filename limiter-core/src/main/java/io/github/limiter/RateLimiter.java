@@ -25,10 +25,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Limit ids are not blank and have no {@code '{'}, {@code '}'}, {@code ':'} or whitespace.
  * A key is any string; the empty string is one key shared by every caller.
  *
- * <p>The admin methods still declared here ({@link #state}, {@link #banTimeLeft},
- * {@link #isBanned}, {@link #unban}, {@link #reset}) are deprecated: they call the limiter's
- * {@link RateLimitAdmin} methods, where it has them, and an implementation need not write them.
- *
  * @since 0.1.0
  */
 public interface RateLimiter {
@@ -175,79 +171,6 @@ public interface RateLimiter {
             Duration sinceDecision) {
         return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getName()
                 + " cannot settle calls after they ran (@RateLimit's actualCost)"));
-    }
-
-    /**
-     * Reads a key's state without counting a call.
-     * @param limitId the limit's id
-     * @param key the key
-     * @param limit the limit
-     * @return the state
-     * @deprecated since 0.1.0, for removal: use {@link RateLimitAdmin#state}
-     * @throws UnsupportedOperationException if this limiter is no {@link RateLimitAdmin}
-     */
-    @Deprecated(since = "0.1.0", forRemoval = true)
-    default LimitState state(String limitId, String key, Limit limit) {
-        return adminOf(this).state(limitId, key, limit);
-    }
-
-    /**
-     * Returns the time left on a key's ban under a limit.
-     * @param limitId the limit's id
-     * @param key the key
-     * @return the time left
-     * @deprecated since 0.1.0, for removal: use {@link RateLimitAdmin#banTimeLeft}
-     * @throws UnsupportedOperationException if this limiter is no {@link RateLimitAdmin}
-     */
-    @Deprecated(since = "0.1.0", forRemoval = true)
-    default Duration banTimeLeft(String limitId, String key) {
-        return adminOf(this).banTimeLeft(limitId, key);
-    }
-
-    /**
-     * Returns whether a key is banned under a limit.
-     * @param limitId the limit's id
-     * @param key the key
-     * @return whether the key's ban has time left
-     * @deprecated since 0.1.0, for removal: use {@link RateLimitAdmin#isBanned}
-     * @throws UnsupportedOperationException if this limiter is no {@link RateLimitAdmin}
-     */
-    @Deprecated(since = "0.1.0", forRemoval = true)
-    default boolean isBanned(String limitId, String key) {
-        return adminOf(this).isBanned(limitId, key);
-    }
-
-    /**
-     * Lifts a key's ban and clears its count.
-     * @param limitId the limit's id
-     * @param key the key
-     * @return whether the key was banned
-     * @deprecated since 0.1.0, for removal: use {@link RateLimitAdmin#unban}
-     * @throws UnsupportedOperationException if this limiter is no {@link RateLimitAdmin}
-     */
-    @Deprecated(since = "0.1.0", forRemoval = true)
-    default boolean unban(String limitId, String key) {
-        return adminOf(this).unban(limitId, key);
-    }
-
-    /**
-     * Forgets everything about a key under a limit.
-     * @param limitId the limit's id
-     * @param key the key
-     * @deprecated since 0.1.0, for removal: use {@link RateLimitAdmin#reset}
-     * @throws UnsupportedOperationException if this limiter is no {@link RateLimitAdmin}
-     */
-    @Deprecated(since = "0.1.0", forRemoval = true)
-    default void reset(String limitId, String key) {
-        adminOf(this).reset(limitId, key);
-    }
-
-    private static RateLimitAdmin adminOf(RateLimiter limiter) {
-        if (limiter instanceof RateLimitAdmin admin) {
-            return admin;
-        }
-        throw new UnsupportedOperationException(limiter.getClass().getName()
-                + " has no admin operations: they are RateLimitAdmin's, which it does not implement");
     }
 
 }

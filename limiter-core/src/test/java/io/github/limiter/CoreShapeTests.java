@@ -34,9 +34,6 @@ class CoreShapeTests {
     // and PrintableKeys (issue 36: keys written where people read them)
     private static final int MOST_PUBLIC_TYPES = 35;
 
-    // public only until their removal: a former name kept, deprecated, where a type moved
-    private static final Set<String> FORMER_NAMES = Set.of("io.github.limiter.annotation.InvalidRateLimitException");
-
     private static final List<String> PUBLISHED_MODULES = List.of("limiter-core", "limiter-spring-boot-starter",
             "limiter-spring-boot3-starter", "limiter-test", "limiter-test-boot3");
 
@@ -57,7 +54,6 @@ class CoreShapeTests {
     @Test
     void fewTypesArePublic() throws IOException {
         Set<String> publicTypes = new TreeSet<>();
-        Set<String> formerNames = new TreeSet<>();
         try (Stream<Path> files = Files.walk(CLASSES)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 String name = CLASSES.relativize(file).toString();
@@ -68,18 +64,26 @@ class CoreShapeTests {
                     .getSeparator(), ".");
                 Class<?> loaded = load(type);
                 if (Modifier.isPublic(loaded.getModifiers())) {
-                    Deprecated deprecated = loaded.getAnnotation(Deprecated.class);
-                    if (deprecated != null && deprecated.forRemoval()) {
-                        formerNames.add(type);
-                    }
-                    else {
-                        publicTypes.add(type);
-                    }
+                    publicTypes.add(type);
                 }
             }
         }
         assertThat(publicTypes).as("public top-level types").isNotEmpty().hasSizeLessThanOrEqualTo(MOST_PUBLIC_TYPES);
-        assertThat(formerNames).as("public types deprecated for removal").isEqualTo(FORMER_NAMES);
+    }
+
+    /** 0.1.0 was never released: a name changes outright, nothing is kept deprecated for callers that do not exist. */
+    @Test
+    void noMainCodeOfAPublishedModuleIsDeprecated() throws IOException {
+        List<String> deprecated = new ArrayList<>();
+        for (Path file : mainSources()) {
+            List<String> lines = Files.readAllLines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).contains("@Deprecated") || lines.get(i).contains("@deprecated")) {
+                    deprecated.add(file + ":" + (i + 1));
+                }
+            }
+        }
+        assertThat(deprecated).isEmpty();
     }
 
     @Test
@@ -106,6 +110,22 @@ class CoreShapeTests {
         }
         assertThat(read).as("source files read").isGreaterThan(100);
         assertThat(tooLong).isEmpty();
+    }
+
+    /** The Java and Kotlin main sources of every published module. */
+    private static List<Path> mainSources() throws IOException {
+        List<Path> sources = new ArrayList<>();
+        for (String module : PUBLISHED_MODULES) {
+            Path main = Path.of("..", module, "src", "main");
+            if (Files.isDirectory(main)) {
+                try (Stream<Path> files = Files.walk(main)) {
+                    files.filter((file) -> file.toString().endsWith(".java") || file.toString().endsWith(".kt"))
+                        .forEach(sources::add);
+                }
+            }
+        }
+        assertThat(sources).as("source files read").hasSizeGreaterThan(100);
+        return sources;
     }
 
     private static boolean reaches(Map<String, Set<String>> uses, String from, String target, Set<String> seen) {

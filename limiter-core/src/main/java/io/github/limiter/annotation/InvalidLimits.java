@@ -5,7 +5,9 @@ import java.lang.reflect.Method;
 import io.github.limiter.InvalidRateLimitException;
 import org.jspecify.annotations.Nullable;
 
-/** Makes the start-up failure of an invalid attribute, as its deprecated former type for now. */
+import org.springframework.util.ClassUtils;
+
+/** Makes the start-up failure of an invalid attribute, naming class, method, attribute and value. */
 final class InvalidLimits {
 
     private InvalidLimits() {
@@ -19,13 +21,23 @@ final class InvalidLimits {
      * @param value its value, as written
      * @param problem what is wrong with it
      * @param cause what the check found, if it came from a failure
-     * @return the exception, which code that catches the former name catches too
+     * @return the exception
      */
-    @SuppressWarnings("removal")
     static InvalidRateLimitException of(Class<?> targetClass, Method method, String attribute, String value,
             String problem, @Nullable Throwable cause) {
-        return new io.github.limiter.annotation.InvalidRateLimitException(targetClass, method, attribute, value,
-                problem, cause);
+        return new InvalidRateLimitException("Invalid @RateLimit on " + describe(targetClass, method) + ": "
+                + attribute + " = '" + value + "' " + problem, attribute, value, cause);
+    }
+
+    private static String describe(Class<?> targetClass, Method method) {
+        StringBuilder text = new StringBuilder(ClassUtils.getUserClass(targetClass).getName()).append('.')
+            .append(method.getName())
+            .append('(');
+        Class<?>[] types = SuspendFunctions.parameterTypes(method);
+        for (int i = 0; i < types.length; i++) {
+            text.append((i > 0) ? ", " : "").append(types[i].getSimpleName());
+        }
+        return text.append(')').toString();
     }
 
 }

@@ -77,37 +77,6 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
     }
 
     /**
-     * Creates the advisor with named policies for {@code @RateLimit(policy = "...")}.
-     * @param rateLimiter supplies the limiter on first use, so creating the advisor early does not
-     * create the Redis connection early
-     * @param beanFactory resolves {@code @beanName} in key expressions; may be {@code null}
-     * @param policies the policies by name
-     * @deprecated since 0.1.0, for removal: use
-     * {@link #RateLimitAdvisor(Supplier, BeanFactory, Supplier)} with {@link Settings}
-     */
-    @Deprecated(since = "0.1.0", forRemoval = true)
-    public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
-            Map<String, LimitPolicy> policies) {
-        this(rateLimiter, beanFactory, policies, BlankKey.REJECT, OnFailure.ALLOW);
-    }
-
-    /**
-     * Creates the advisor with named policies and a choice for keys that evaluate to nothing.
-     * @param rateLimiter supplies the limiter on first use
-     * @param beanFactory resolves {@code @beanName} in key expressions; may be {@code null}
-     * @param policies the policies by name
-     * @param blankKey what a call whose key is {@code null} or blank does
-     * @param onFailure what a call does when Redis cannot decide, unless its limit says otherwise
-     * @deprecated since 0.1.0, for removal: use
-     * {@link #RateLimitAdvisor(Supplier, BeanFactory, Supplier)} with {@link Settings}
-     */
-    @Deprecated(since = "0.1.0", forRemoval = true)
-    public RateLimitAdvisor(Supplier<RateLimiter> rateLimiter, @Nullable BeanFactory beanFactory,
-            Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure) {
-        this(rateLimiter, beanFactory, () -> new Settings(policies, blankKey, onFailure));
-    }
-
-    /**
      * Creates the advisor with settings read on first use: when the first {@code @RateLimit}
      * annotation is found, or the first limited call is made. Advisors are created before other
      * beans; a supplier keeps the beans the settings come from (such as configuration properties)

@@ -34,7 +34,6 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * the background, such as its subscription to the other instances' unbans and resets, runs from
  * {@link #start()} to {@link #stop()}, which Spring calls; {@link #close()} ends it all.
  */
-@SuppressWarnings("removal") // its admin operations are RateLimitAdmin's, and RateLimiter's deprecated ones
 public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, SmartLifecycle, AutoCloseable {
 
     /** The most decisions coalesced into one script call unless told otherwise. */

@@ -587,11 +587,6 @@ class RateLimitAdvisorIntegrationTests {
                         + "limiter.policies.relaxed.max");
     }
 
-    @SuppressWarnings("removal")
-    private static Class<?> formerName() {
-        return io.github.limiter.annotation.InvalidRateLimitException.class;
-    }
-
     private void assertStartFails(Class<?> bean, String attribute, String method, String message) {
         Throwable failure = catchThrowable(() -> start(bean));
         InvalidRateLimitException invalid = null;
@@ -599,8 +594,6 @@ class RateLimitAdvisorIntegrationTests {
             invalid = (cause instanceof InvalidRateLimitException ex) ? ex : null;
         }
         assertThat(invalid).as("InvalidRateLimitException in %s", failure).isNotNull();
-        assertThat(invalid).as("code that catches the former, deprecated name still catches it")
-            .isInstanceOf(formerName());
         assertThat(invalid.getAttribute()).isEqualTo(attribute);
         assertThat(invalid.getMessage()).startsWith("Invalid @RateLimit on ")
             .contains(RateLimitAdvisorIntegrationTests.class.getName() + "$" + method)

@@ -159,17 +159,13 @@ class LimiterAutoConfigurationTests {
     }
 
     @Test
-    @SuppressWarnings("removal")
     void usesTheApplicationsRateLimiter() {
         this.runner.withUserConfiguration(OwnRateLimiter.class).run(context -> {
             assertThat(context).hasSingleBean(RateLimiter.class);
             assertThat(context.getBean(RateLimiter.class)).isSameAs(context.getBean(OwnRateLimiter.class).limiter);
             assertThat(context).hasSingleBean(RateLimitAdvisor.class);
-            // it decides only: it need not write the admin operations, and the deprecated ones say so
+            // it decides only: it need not write the admin operations
             assertThat(context).doesNotHaveBean(RateLimitAdmin.class);
-            assertThatExceptionOfType(UnsupportedOperationException.class)
-                .isThrownBy(() -> context.getBean(RateLimiter.class).unban("reads", "alice"))
-                .withMessageContaining("has no admin operations: they are RateLimitAdmin's");
         });
     }
 
