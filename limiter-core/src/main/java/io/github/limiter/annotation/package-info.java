@@ -1,8 +1,7 @@
 /**
- * The {@link io.github.limiter.annotation.RateLimit @RateLimit} annotation and what applies it: the
- * {@link io.github.limiter.annotation.RateLimitAdvisor}, whose interceptor resolves each method's
- * limits once (SpEL keys and costs parsed, every attribute checked) and decides each call. The
- * interceptor, the expressions and the checks are package-private.
+ * The annotations an application writes: {@link io.github.limiter.annotation.RateLimit @RateLimit}
+ * and its container {@link io.github.limiter.annotation.RateLimits @RateLimits}. What applies them
+ * is {@link io.github.limiter.interceptor}.
  */
 @NullMarked
 package io.github.limiter.annotation;

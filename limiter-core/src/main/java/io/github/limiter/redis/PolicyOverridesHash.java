@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.limiter.LimitChecks.Field;
-import io.github.limiter.annotation.PolicyOverride;
+import io.github.limiter.policy.PolicyOverride;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

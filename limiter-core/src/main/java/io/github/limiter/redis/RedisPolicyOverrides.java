@@ -13,10 +13,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.limiter.LimitChecks.Field;
-import io.github.limiter.annotation.LimitDescription;
-import io.github.limiter.annotation.PolicyOverride;
-import io.github.limiter.annotation.PolicyOverrides;
-import io.github.limiter.annotation.RateLimitPolicyChangedEvent.Origin;
+import io.github.limiter.LimitDescription;
+import io.github.limiter.policy.PolicyOverride;
+import io.github.limiter.policy.PolicyOverrides;
+import io.github.limiter.policy.RateLimitPolicyChangedEvent.Origin;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

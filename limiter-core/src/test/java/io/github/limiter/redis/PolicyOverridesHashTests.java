@@ -8,7 +8,7 @@ import java.util.Map;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.github.limiter.annotation.PolicyOverride;
+import io.github.limiter.policy.PolicyOverride;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
-import io.github.limiter.annotation.PolicyOverride;
+import io.github.limiter.policy.PolicyOverride;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

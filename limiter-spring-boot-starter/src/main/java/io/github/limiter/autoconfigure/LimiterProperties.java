@@ -11,7 +11,7 @@ import io.github.limiter.CalendarWindow;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
 import io.github.limiter.OnFailure;
-import io.github.limiter.annotation.BlankKey;
+import io.github.limiter.interceptor.BlankKey;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,6 +1,6 @@
 package io.github.limiter.autoconfigure;
 
-import io.github.limiter.annotation.RateLimitAdvisor;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.redis.RedisRateLimiter;
 
@@ -17,7 +17,7 @@ import org.springframework.core.env.Environment;
  * Policies changed while the application runs: the overrides are kept in Redis, each change is
  * announced to the other instances, which read it at once, and every instance reads them every
  * {@code limiter.policy-overrides.poll-interval} in case it missed an announcement. Each change this instance applies
- * is published as a {@link io.github.limiter.annotation.RateLimitPolicyChangedEvent}. With Spring Cloud Context, a
+ * is published as a {@link io.github.limiter.policy.RateLimitPolicyChangedEvent}. With Spring Cloud Context, a
  * configuration refresh of a policy changes it the same way.
  */
 @Configuration(proxyBeanMethods = false)

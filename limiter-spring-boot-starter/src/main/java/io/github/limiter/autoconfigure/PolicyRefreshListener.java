@@ -8,9 +8,9 @@ import java.util.Objects;
 import java.util.Set;
 
 import io.github.limiter.LimitChecks.Field;
-import io.github.limiter.annotation.LimitPolicy;
-import io.github.limiter.annotation.PolicyOverride;
-import io.github.limiter.annotation.PolicyOverrides;
+import io.github.limiter.policy.LimitPolicy;
+import io.github.limiter.policy.PolicyOverride;
+import io.github.limiter.policy.PolicyOverrides;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

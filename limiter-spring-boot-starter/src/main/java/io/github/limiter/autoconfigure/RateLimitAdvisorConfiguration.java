@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.limiter.RateLimiter;
-import io.github.limiter.annotation.LimitPolicy;
-import io.github.limiter.annotation.RateLimitAdvisor;
+import io.github.limiter.policy.LimitPolicy;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;

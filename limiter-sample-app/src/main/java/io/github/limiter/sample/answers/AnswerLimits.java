@@ -2,8 +2,8 @@ package io.github.limiter.sample.answers;
 
 import java.util.List;
 
-import io.github.limiter.annotation.LimitDescription;
-import io.github.limiter.annotation.RateLimitAdvisor;
+import io.github.limiter.LimitDescription;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;

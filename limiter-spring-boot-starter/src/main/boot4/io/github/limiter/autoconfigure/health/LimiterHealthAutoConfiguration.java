@@ -1,6 +1,6 @@
 package io.github.limiter.autoconfigure.health;
 
-import io.github.limiter.annotation.RateLimitAdvisor;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.RedisServerSettings;
 import io.github.limiter.redis.RedisRateLimiter;

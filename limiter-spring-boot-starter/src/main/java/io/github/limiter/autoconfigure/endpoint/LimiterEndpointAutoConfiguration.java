@@ -1,7 +1,7 @@
 package io.github.limiter.autoconfigure.endpoint;
 
 import io.github.limiter.RateLimitAdmin;
-import io.github.limiter.annotation.RateLimitAdvisor;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.redis.RedisPolicyOverrides;

@@ -7,7 +7,7 @@ import java.util.Map;
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
-import io.github.limiter.annotation.CallListenerSource;
+import io.github.limiter.interceptor.CallListenerSource;
 import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,6 +1,6 @@
 package io.github.limiter.autoconfigure.web;
 
-import io.github.limiter.annotation.RateLimitAdvisor;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.Ordered;

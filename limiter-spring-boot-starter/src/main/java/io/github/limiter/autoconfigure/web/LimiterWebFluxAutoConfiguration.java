@@ -1,7 +1,7 @@
 package io.github.limiter.autoconfigure.web;
 
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.annotation.RateLimitAdvisor;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import reactor.netty.http.server.HttpServer;

@@ -16,8 +16,8 @@ import io.github.limiter.LimitState;
 import io.github.limiter.PrintableKeys;
 import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
-import io.github.limiter.annotation.LimitDescription;
-import io.github.limiter.annotation.RateLimitAdvisor;
+import io.github.limiter.LimitDescription;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -183,7 +183,7 @@ public final class RateLimitTester {
     }
 
     /**
-     * Forgets a key under a limit, as {@link RateLimiter#reset} does: its count, ban and alert, here
+     * Forgets a key under a limit, as {@link RateLimitAdmin#reset} does: its count, ban and alert, here
      * and in the memory of refused keys of every instance.
      * @param limitId the limit's id, declared or used through the {@link RateLimiter} directly
      * @param key the key; the empty string for a limit with no key

@@ -2,7 +2,7 @@ package io.github.limiter.test.autoconfigure;
 
 import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
-import io.github.limiter.annotation.RateLimitAdvisor;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterProperties;
 
 import org.springframework.beans.factory.ObjectProvider;

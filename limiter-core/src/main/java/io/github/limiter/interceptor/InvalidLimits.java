@@ -1,0 +1,43 @@
+package io.github.limiter.interceptor;
+
+import java.lang.reflect.Method;
+
+import io.github.limiter.InvalidRateLimitException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.ClassUtils;
+
+/** Makes the start-up failure of an invalid attribute, naming class, method, attribute and value. */
+final class InvalidLimits {
+
+    private InvalidLimits() {
+    }
+
+    /**
+     * The exception for an invalid attribute.
+     * @param targetClass the class whose method has the annotation
+     * @param method the method
+     * @param attribute the invalid attribute
+     * @param value its value, as written
+     * @param problem what is wrong with it
+     * @param cause what the check found, if it came from a failure
+     * @return the exception
+     */
+    static InvalidRateLimitException of(Class<?> targetClass, Method method, String attribute, String value,
+            String problem, @Nullable Throwable cause) {
+        return new InvalidRateLimitException("Invalid @RateLimit on " + describe(targetClass, method) + ": "
+                + attribute + " = '" + value + "' " + problem, attribute, value, cause);
+    }
+
+    private static String describe(Class<?> targetClass, Method method) {
+        StringBuilder text = new StringBuilder(ClassUtils.getUserClass(targetClass).getName()).append('.')
+            .append(method.getName())
+            .append('(');
+        Class<?>[] types = SuspendFunctions.parameterTypes(method);
+        for (int i = 0; i < types.length; i++) {
+            text.append((i > 0) ? ", " : "").append(types[i].getSimpleName());
+        }
+        return text.append(')').toString();
+    }
+
+}

@@ -1,0 +1,329 @@
+package io.github.limiter.interceptor;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import io.github.limiter.BlankRateLimitKeyException;
+import io.github.limiter.Decision;
+import io.github.limiter.Limit;
+import io.github.limiter.LimitRequest;
+import io.github.limiter.OnFailure;
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimitListener;
+import io.github.limiter.RateLimiter;
+import io.github.limiter.policy.PolicyOverrides;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import reactor.core.scheduler.Schedulers;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.dao.DataAccessException;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Composes one call's decision: find the method's cached limit, resolve the key, ask the
+ * {@link RateLimiter}, and proceed or refuse. A method returning a plain value is decided on the
+ * calling thread; one returning a {@code CompletionStage} without blocking it; one returning a
+ * reactive type once per subscription (see {@link ReactiveCalls}).
+ */
+final class RateLimitInterceptor implements MethodInterceptor {
+
+    /** What a refused caller is told while Redis cannot decide. */
+    private static final Duration FAILURE_RETRY = Duration.ofSeconds(1);
+
+    private static final Log logger = LogFactory.getLog(RateLimitInterceptor.class);
+
+    private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.scheduler.Schedulers",
+            RateLimitInterceptor.class.getClassLoader());
+
+    // methods whose blocking decisions were seen on a non-blocking thread: each is logged once
+    private final Set<Method> blockingOnEventLoop = ConcurrentHashMap.newKeySet();
+
+    // limits that skipped a call for a blank key: each is logged once
+    private final Set<String> skippedLimits = ConcurrentHashMap.newKeySet();
+
+    private final LimitSpecs specs;
+
+    private final Supplier<RateLimiter> rateLimiter;
+
+    private final Supplier<RateLimitAdvisor.Settings> settings;
+
+    private final Supplier<List<RateLimitListener>> listeners;
+
+    private final Supplier<List<CallListenerSource>> callListeners;
+
+    private final PolicyOverrides overrides;
+
+    RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter,
+            Supplier<RateLimitAdvisor.Settings> settings, Supplier<List<RateLimitListener>> listeners,
+            Supplier<List<CallListenerSource>> callListeners, PolicyOverrides overrides) {
+        this.specs = specs;
+        this.rateLimiter = rateLimiter;
+        this.settings = settings;
+        this.listeners = listeners;
+        this.callListeners = callListeners;
+        this.overrides = overrides;
+    }
+
+    @Override
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+        Object target = invocation.getThis();
+        Method method = invocation.getMethod();
+        MethodLimits limits = this.specs.find(method, (target != null) ? AopUtils.getTargetClass(target) : null);
+        if (limits == null) {
+            return invocation.proceed();
+        }
+        Returns.Kind kind = limits.returns().kind();
+        if (kind == Returns.Kind.PUBLISHER && limits.readsClientIp()) {
+            // resolved per subscription, where a reactive web request's address is known
+            RateLimitListener forThisCall = listenerForThisCall();
+            Object[] args = invocation.getArguments();
+            return ReactiveCalls.perSubscription(invocation, limits,
+                    (address) -> ClientAddresses.within(address, () -> requests(limits, method, args)),
+                    (sameLimits, sameRequests, fromContext) -> decideAsync(sameLimits, sameRequests,
+                            Listeners.both(forThisCall, fromContext)),
+                    () -> settlement(limits, invocation));
+        }
+        List<LimitRequest> requests;
+        try {
+            requests = requests(limits, method, invocation.getArguments());
+        }
+        catch (RuntimeException ex) {
+            // a result that signals its errors gets this one as a signal too
+            return switch (kind) {
+                case VALUE -> throw ex;
+                case COMPLETION_STAGE -> CompletableFuture.failedFuture(ex);
+                case PUBLISHER -> ReactiveCalls.error(limits.returns(), ex);
+            };
+        }
+        if (requests.isEmpty()) {
+            return invocation.proceed();
+        }
+        return switch (kind) {
+            case VALUE -> decideHere(invocation, limits, requests);
+            case COMPLETION_STAGE -> decideWithoutBlocking(invocation, limits, requests, listenerForThisCall(),
+                    settlement(limits, invocation));
+            case PUBLISHER -> {
+                RateLimitListener forThisCall = listenerForThisCall();
+                List<LimitRequest> resolved = requests;
+                yield ReactiveCalls.perSubscription(invocation, limits, (address) -> resolved,
+                        (sameLimits, sameRequests, fromContext) -> decideAsync(sameLimits, sameRequests,
+                                Listeners.both(forThisCall, fromContext)),
+                        () -> settlement(limits, invocation));
+            }
+        };
+    }
+
+    /** What settles a call once it ran, if a limit of the method has an actualCost; else {@code null}. */
+    private @Nullable Settlement settlement(MethodLimits limits, MethodInvocation invocation) {
+        return limits.settles() ? new Settlement(limits, invocation.getMethod(), invocation.getArguments(),
+                this.rateLimiter.get()) : null;
+    }
+
+    /** What the {@link CallListenerSource} beans give on the calling thread, for a call decided elsewhere. */
+    private @Nullable RateLimitListener listenerForThisCall() {
+        RateLimitListener found = null;
+        for (CallListenerSource source : this.callListeners.get()) {
+            try {
+                found = Listeners.both(found, source.listenerForCurrentCall());
+            }
+            catch (RuntimeException ex) {
+                logger.error("Call listener source " + source + " failed", ex);
+            }
+        }
+        return found;
+    }
+
+    private List<LimitRequest> requests(MethodLimits limits, Method method, @Nullable Object[] args) {
+        List<LimitRequest> requests = new ArrayList<>(limits.specs().size());
+        for (LimitSpec declared : limits.specs()) {
+            LimitSpec spec = declared.forCall(method, args);
+            String key = spec.key().resolve(method, args);
+            if (key == null) {
+                if (this.settings.get().blankKey() == BlankKey.SKIP) {
+                    skipped(spec);
+                    continue;
+                }
+                throw new BlankRateLimitKeyException(spec.limitId(), spec.key().text(), spec.method());
+            }
+            requests.add(new LimitRequest(spec.limitId(), key, spec.limitForCall(this.overrides.limitOf(spec), method,
+                    args), spec.cost().resolve(method, args)));
+        }
+        return requests;
+    }
+
+    /** A skipped limit is logged once per limit, and every skip goes to the listeners (a meter). */
+    private void skipped(LimitSpec spec) {
+        if (this.skippedLimits.add(spec.limitId())) {
+            logger.warn("Rate limit '" + spec.limitId() + "' of " + spec.method() + " was skipped: its key '"
+                    + spec.key().text() + "' evaluated to null or a blank string and limiter.blank-key is skip, so "
+                    + "the call was not counted under it. Logged once per limit; each skip is counted by the "
+                    + "listeners (the meter limiter.skipped)");
+        }
+        for (RateLimitListener listener : this.listeners.get()) {
+            try {
+                listener.onSkipped(spec.limitId(), this.overrides.limitOf(spec));
+            }
+            catch (RuntimeException ex) {
+                logger.error("Rate-limit listener " + listener + " failed on a skipped limit", ex);
+            }
+        }
+    }
+
+    private @Nullable Object decideHere(MethodInvocation invocation, MethodLimits limits, List<LimitRequest> requests)
+            throws Throwable {
+        warnIfOnEventLoop(invocation.getMethod());
+        // a settlement hears every limit's decision of this call alone, which settling needs
+        Settlement settlement = settlement(limits, invocation);
+        Decision decision;
+        try {
+            decision = this.rateLimiter.get().tryAcquire(requests, settlement);
+        }
+        catch (DataAccessException ex) {
+            // Redis could not decide. The script may still have run, so it is never retried: the
+            // call follows its limits' on-failure setting instead, and the limiter has logged it.
+            decision = onFailure(limits, requests);
+        }
+        if (!decision.allowed()) {
+            return limits.fallBack(invocation.getThis(), invocation.getArguments(),
+                    new RateLimitExceededException(decision));
+        }
+        if (settlement == null) {
+            return invocation.proceed();
+        }
+        Object result;
+        try {
+            result = invocation.proceed();
+        }
+        catch (Throwable ex) {
+            settlement.settle(null, ex).join();
+            throw ex;
+        }
+        settlement.settle(result, null).join();
+        return result;
+    }
+
+    /**
+     * A method returning a plain value cannot wait for Redis without blocking its thread; on an
+     * event loop (a WebFlux handler returning {@code String}, say) that is worth one line.
+     */
+    private void warnIfOnEventLoop(Method method) {
+        if (REACTOR_PRESENT && Schedulers.isInNonBlockingThread() && this.blockingOnEventLoop.add(method)) {
+            logger.warn("@RateLimit on " + method.getDeclaringClass().getSimpleName() + "." + method.getName()
+                    + " decides by blocking its thread, and it was called on the non-blocking thread '"
+                    + Thread.currentThread().getName() + "'; return a Mono, a Flux or a CompletableFuture "
+                    + "to decide without blocking");
+        }
+    }
+
+    /**
+     * The body runs on the thread that completes the decision, only if the decision allows it.
+     * The future is completed by hand, so that a refusal arrives as the exception itself, not
+     * wrapped in a {@link CompletionException} built for each refused call.
+     */
+    private CompletableFuture<Object> decideWithoutBlocking(MethodInvocation invocation, MethodLimits limits,
+            List<LimitRequest> requests, @Nullable RateLimitListener alsoTell, @Nullable Settlement settlement) {
+        // tells its decision to listeners that come once the method has returned (see LimitedFutures)
+        ListenedFuture<Object> result = new ListenedFuture<>();
+        RateLimitListener listener = Listeners.both(Listeners.both(alsoTell, result), settlement);
+        decideAsync(limits, requests, listener).whenComplete((decision, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(unwrap(failure));
+                return;
+            }
+            // a refused call ran nothing, so it has nothing to settle
+            Settlement settling = decision.allowed() ? settlement : null;
+            CompletionStage<Object> outcome;
+            try {
+                outcome = stage(decision.allowed() ? invocation.proceed()
+                        : limits.fallBack(invocation.getThis(), invocation.getArguments(),
+                                new RateLimitExceededException(decision)));
+            }
+            catch (Throwable ex) {
+                complete(result, null, ex, settling);
+                return;
+            }
+            outcome.whenComplete((value, error) -> complete(result, value, (error != null) ? unwrap(error) : null,
+                    settling));
+        });
+        return result;
+    }
+
+    /** Completes a call's future as the method's own did, once the call is settled, if it settles. */
+    private static void complete(CompletableFuture<Object> result, @Nullable Object value, @Nullable Throwable error,
+            @Nullable Settlement settlement) {
+        if (settlement == null) {
+            completeNow(result, value, error);
+            return;
+        }
+        settlement.settle(value, error).whenComplete((settled, never) -> completeNow(result, value, error));
+    }
+
+    private static void completeNow(CompletableFuture<Object> result, @Nullable Object value,
+            @Nullable Throwable error) {
+        if (error != null) {
+            result.completeExceptionally(error);
+        }
+        else {
+            result.complete(value);
+        }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static CompletionStage<Object> stage(@Nullable Object result) {
+        return (result != null) ? (CompletionStage<Object>) result : CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Decides without blocking; a failure to reach Redis becomes the on-failure decision, as on the
+     * blocking path.
+     * @param alsoTell told about this call's decisions, such as the reactive web support, or null
+     */
+    CompletionStage<Decision> decideAsync(MethodLimits limits, List<LimitRequest> requests,
+            @Nullable RateLimitListener alsoTell) {
+        RateLimiter limiter = this.rateLimiter.get();
+        CompletionStage<Decision> decided = limiter.tryAcquireAsync(requests, alsoTell);
+        return decided.handle((decision, failure) -> {
+            if (failure == null) {
+                return decision;
+            }
+            Throwable cause = unwrap(failure);
+            if (cause instanceof DataAccessException) {
+                return onFailure(limits, requests);
+            }
+            throw (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
+        });
+    }
+
+    /** A deny decision if any limit of the call denies on failure, else an uncounted allowance. */
+    private Decision onFailure(MethodLimits limits, List<LimitRequest> requests) {
+        LimitRequest first = requests.get(0);
+        for (LimitSpec spec : limits.specs()) {
+            OnFailure choice = (spec.onFailure() != null) ? spec.onFailure() : this.settings.get().onFailure();
+            if (choice == OnFailure.DENY && spec.limit().mode() == Limit.Mode.ENFORCE) {
+                LimitRequest request = requests.stream()
+                    .filter(candidate -> candidate.limitId().equals(spec.limitId()))
+                    .findFirst()
+                    .orElse(first);
+                return Decision.unavailable(request.limitId(), request.key(), request.limit().max(), FAILURE_RETRY);
+            }
+        }
+        return Decision.allow(first.limitId(), first.key(), first.limit().max(), 0, Duration.ZERO);
+    }
+
+}
