@@ -3,7 +3,14 @@ package io.github.limiter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,25 +21,34 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.spi.ToolProvider;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The shape of limiter-core, as the JDK's own tools see its compiled classes: no package depends
- * on itself through others, few public types, and no class of a published module grows past what
- * one reads in one sitting.
+ * The shape of the published modules: no package of the core depends on itself through others;
+ * what is public outside the internal packages is what the docs show users naming, and no
+ * signature of it names an internal type; only the starters and the test kits import internal
+ * packages; nothing is deprecated; and no class grows past what one reads in one sitting.
  */
 class CoreShapeTests {
 
     private static final Path CLASSES = Path.of("target", "classes");
 
-    // the public top-level types of the API today, RateLimitAdmin, RedisRateLimiterBuilder and
-    // CalendarWindow (issue 29's calendar quotas) among them; issue 28's goal is 20
-    // and PrintableKeys (issue 36: keys written where people read them)
-    private static final int MOST_PUBLIC_TYPES = 35;
+    private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+)", Pattern.MULTILINE);
+
+    private static final Pattern PUBLIC_TOP_LEVEL_TYPE = Pattern.compile(
+            "^public\\s+(?:(?:final|abstract|sealed|non-sealed)\\s+)*(?:class|interface|record|enum|@interface)\\s+(\\w+)",
+            Pattern.MULTILINE);
+
+    // the modules that may import the internal packages
+    private static final List<String> INTERNAL_IMPORTERS = List.of("/limiter-spring-boot-starter/",
+            "/limiter-spring-boot3-starter/", "/limiter-test/", "/limiter-test-boot3/");
 
     private static final List<String> PUBLISHED_MODULES = List.of("limiter-core", "limiter-spring-boot-starter",
             "limiter-spring-boot3-starter", "limiter-test", "limiter-test-boot3");
@@ -51,24 +67,120 @@ class CoreShapeTests {
         assertThat(cycles).as("packages on a cycle, with %s", uses).isEmpty();
     }
 
+    /** An internal type never reaches users through the signature of a type they name. */
     @Test
-    void fewTypesArePublic() throws IOException {
-        Set<String> publicTypes = new TreeSet<>();
+    void noPublicSignatureOutsideInternalNamesAnInternalType() throws IOException {
+        List<String> leaks = new ArrayList<>();
         try (Stream<Path> files = Files.walk(CLASSES)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 String name = CLASSES.relativize(file).toString();
-                if (!name.endsWith(".class") || name.contains("$") || name.endsWith("package-info.class")) {
+                if (!name.endsWith(".class") || name.endsWith("package-info.class") || name.contains(".internal")
+                        || name.contains("/internal/")) {
                     continue;
                 }
-                String type = name.substring(0, name.length() - ".class".length()).replace(file.getFileSystem()
-                    .getSeparator(), ".");
-                Class<?> loaded = load(type);
-                if (Modifier.isPublic(loaded.getModifiers())) {
-                    publicTypes.add(type);
+                Class<?> type = load(name.substring(0, name.length() - ".class".length()).replace('/', '.'));
+                if (!isVisible(type)) {
+                    continue;
+                }
+                for (Method method : type.getDeclaredMethods()) {
+                    if (isVisible(method.getModifiers()) && !method.isSynthetic()) {
+                        leaks(type.getName() + "." + method.getName(), method.getGenericReturnType(), leaks);
+                        for (Type parameter : method.getGenericParameterTypes()) {
+                            leaks(type.getName() + "." + method.getName(), parameter, leaks);
+                        }
+                    }
+                }
+                for (Constructor<?> constructor : type.getDeclaredConstructors()) {
+                    if (isVisible(constructor.getModifiers()) && !constructor.isSynthetic()) {
+                        for (Type parameter : constructor.getGenericParameterTypes()) {
+                            leaks(type.getName() + ".<init>", parameter, leaks);
+                        }
+                    }
+                }
+                for (Field field : type.getDeclaredFields()) {
+                    if (isVisible(field.getModifiers()) && !field.isSynthetic()) {
+                        leaks(type.getName() + "." + field.getName(), field.getGenericType(), leaks);
+                    }
+                }
+                leaks(type.getName() + " extends", type.getGenericSuperclass(), leaks);
+                for (Type implemented : type.getGenericInterfaces()) {
+                    leaks(type.getName() + " implements", implemented, leaks);
                 }
             }
         }
-        assertThat(publicTypes).as("public top-level types").isNotEmpty().hasSizeLessThanOrEqualTo(MOST_PUBLIC_TYPES);
+        assertThat(leaks).as("internal types in public signatures").isEmpty();
+    }
+
+    /**
+     * The internal packages are for the starters and the test kits: no application, example or
+     * tool of this repository imports them, so no user is shown them.
+     */
+    @Test
+    void onlyTheStartersAndTestKitsImportInternalPackages() throws IOException {
+        List<String> importers = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of(".."))) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String path = file.toString().replace('\\', '/');
+                if (!(path.endsWith(".java") || path.endsWith(".kt") || path.endsWith(".md")) || path.contains("/target/")
+                        || path.contains("/limiter-core/") || INTERNAL_IMPORTERS.stream().anyMatch(path::contains)) {
+                    continue;
+                }
+                if (Files.readString(file).contains("io.github.limiter.internal")) {
+                    importers.add(path);
+                }
+            }
+        }
+        assertThat(importers).isEmpty();
+    }
+
+    private static boolean isVisible(Class<?> type) {
+        for (Class<?> enclosing = type; enclosing != null; enclosing = enclosing.getDeclaringClass()) {
+            if (!isVisible(enclosing.getModifiers())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isVisible(int modifiers) {
+        return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers);
+    }
+
+    private static void leaks(String where, @Nullable Type type, List<String> leaks) {
+        if (type instanceof Class<?> named) {
+            Class<?> component = named.isArray() ? named.getComponentType() : named;
+            if (component.getName().startsWith("io.github.limiter.internal")) {
+                leaks.add(where + ": " + component.getName());
+            }
+        }
+        else if (type instanceof ParameterizedType parameterized) {
+            leaks(where, parameterized.getRawType(), leaks);
+            for (Type argument : parameterized.getActualTypeArguments()) {
+                leaks(where, argument, leaks);
+            }
+        }
+        else if (type instanceof WildcardType wildcard) {
+            for (Type bound : wildcard.getUpperBounds()) {
+                leaks(where, bound, leaks);
+            }
+            for (Type bound : wildcard.getLowerBounds()) {
+                leaks(where, bound, leaks);
+            }
+        }
+        else if (type instanceof GenericArrayType array) {
+            leaks(where, array.getGenericComponentType(), leaks);
+        }
+    }
+
+    /** The README and every page of docs/, as one text. */
+    private static String documentation() throws IOException {
+        StringBuilder docs = new StringBuilder(Files.readString(Path.of("..", "README.md")));
+        try (Stream<Path> pages = Files.list(Path.of("..", "docs"))) {
+            for (Path page : (Iterable<Path>) pages.filter((file) -> file.toString().endsWith(".md"))::iterator) {
+                docs.append('\n').append(Files.readString(page));
+            }
+        }
+        return docs.toString();
     }
 
     /** 0.1.0 was never released: a name changes outright, nothing is kept deprecated for callers that do not exist. */

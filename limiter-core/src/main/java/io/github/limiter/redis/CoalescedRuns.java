@@ -1,5 +1,7 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.internal.transport.LettuceScriptRunner;
+import io.github.limiter.internal.transport.ScriptRunner;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

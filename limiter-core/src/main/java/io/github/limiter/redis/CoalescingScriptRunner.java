@@ -1,5 +1,9 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.internal.transport.Deadlines;
+import io.github.limiter.internal.transport.LettuceScriptRunner;
+import io.github.limiter.internal.transport.LettuceTimeouts;
+import io.github.limiter.internal.transport.ScriptRunner;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -54,7 +58,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * scheduling nor cancelling takes a lock, so an event-loop thread that sends or completes a run
  * never blocks.
  */
-final class CoalescingScriptRunner implements ScriptRunner {
+final class CoalescingScriptRunner implements ScriptRunner<DecisionCall> {
 
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(Deadlines.TICK_MILLIS);
 

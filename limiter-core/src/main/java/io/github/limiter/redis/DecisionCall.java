@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.List;
 
 import io.github.limiter.Limit;
+import io.github.limiter.internal.transport.ScriptCall;
+import io.github.limiter.internal.transport.ScriptRunner;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.script.RedisScript;
@@ -21,7 +23,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * that ends such a call (no reply within the late window, a lost connection) with
  * {@link #unansweredLate}; a call whose caller got its answer never reaches either.
  */
-final class DecisionCall {
+final class DecisionCall implements ScriptCall {
 
     private static final byte[] BAN = bytes(RedisLayout.BAN);
 
@@ -178,31 +180,36 @@ final class DecisionCall {
     }
 
     /** Marks the call as on its way to Redis: from now on, the script may run whatever happens here. */
-    void sending() {
+    @Override
+    public void sending() {
         this.sent = true;
     }
 
     /** Whether the call went on its way to Redis, by a runner that marks it ({@link #sending()}). */
-    boolean sent() {
+    @Override
+    public boolean sent() {
         return this.sent;
     }
 
     /** Hands over a reply that came after the caller stopped waiting: the script ran. */
-    void repliedLate(List<Long> reply) {
+    @Override
+    public void repliedLate(List<Long> reply) {
         if (this.late != null) {
             this.late.replied(reply);
         }
     }
 
     /** Hands over the failure that ended a call after its caller stopped waiting: no reply will come. */
-    void unansweredLate(Throwable failure) {
+    @Override
+    public void unansweredLate(Throwable failure) {
         if (this.late != null) {
             this.late.unanswered(failure);
         }
     }
 
     /** The keys, then the arguments, as Redis's EVALSHA takes them. */
-    byte[][] keysAndArgs() {
+    @Override
+    public byte[][] keysAndArgs() {
         byte[][] keysAndArgs = this.keysAndArgs;
         if (this.added != this.limits || keysAndArgs == null) {
             throw new IllegalStateException("Added " + this.added + " of " + this.limits + " limits");
@@ -223,17 +230,20 @@ final class DecisionCall {
     }
 
     /** The script to run: the fixed-window fast path when the call's one limit allows it. */
-    RedisScript<List<Long>> script() {
+    @Override
+    public RedisScript<List<Long>> script() {
         return this.fast ? DecisionScript.FIXED_WINDOW_FAST : DecisionScript.SCRIPT;
     }
 
     /** How many of {@link #keysAndArgs()} are keys. */
-    int numKeys() {
+    @Override
+    public int numKeys() {
         return this.numKeys;
     }
 
     /** How many integers the reply must hold, as the script gives it. */
-    int replySize() {
+    @Override
+    public int replySize() {
         return this.replySize;
     }
 
@@ -243,7 +253,8 @@ final class DecisionCall {
     }
 
     /** The reply as {@link DecisionScript#SCRIPT} gives it: the fast path's three values unpacked. */
-    List<Long> expand(List<Long> reply) {
+    @Override
+    public List<Long> expand(List<Long> reply) {
         return this.fast ? DecisionScript.unpackFast(reply.get(0), reply.get(1), reply.get(2)) : reply;
     }
 

@@ -15,6 +15,8 @@ import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
+import io.github.limiter.internal.refusals.LocalRefusals;
+import io.github.limiter.internal.transport.ScriptRunner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -68,7 +70,7 @@ final class DecisionEngine {
      * @param alsoTell one more listener for this call only, or {@code null}
      * @return the binding decision; failed with the runner's failure, unwrapped
      */
-    CompletableFuture<Decision> decide(List<LimitRequest> requests, ScriptRunner runner,
+    CompletableFuture<Decision> decide(List<LimitRequest> requests, ScriptRunner<? super DecisionCall> runner,
             @Nullable RateLimitListener alsoTell) {
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("A call must be under at least one limit");
@@ -118,7 +120,7 @@ final class DecisionEngine {
      * @throws IllegalArgumentException for an algorithm that cannot settle, or a negative actual cost
      */
     CompletableFuture<Boolean> settle(LimitRequest request, Decision decision, long actualCost, Duration sinceDecision,
-            ScriptRunner runner) {
+            ScriptRunner<? super DecisionCall> runner) {
         if (!DecisionScript.settles(request.limit().algorithm())) {
             throw new IllegalArgumentException("Calls under " + request.limit().algorithm() + " ('"
                     + request.limitId() + "') cannot be settled: only FIXED_WINDOW and SLIDING_WINDOW keep counts "
@@ -207,7 +209,7 @@ final class DecisionEngine {
         return null;
     }
 
-    private CompletableFuture<List<Decision>> run(ScriptRunner runner, byte[] mode, List<LimitRequest> requests,
+    private CompletableFuture<List<Decision>> run(ScriptRunner<? super DecisionCall> runner, byte[] mode, List<LimitRequest> requests,
             String[] stateKeys) {
         DecisionCall call = new DecisionCall(mode, requests.size());
         for (int i = 0; i < requests.size(); i++) {

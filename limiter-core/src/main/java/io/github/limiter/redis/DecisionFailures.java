@@ -1,5 +1,6 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.internal.transport.FailureKind;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

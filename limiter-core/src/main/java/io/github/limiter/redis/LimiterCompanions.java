@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.limiter.RateLimitAdmin.RecentEvent;
+import io.github.limiter.internal.events.DecisionEvents;
+import io.github.limiter.internal.events.RecentEvents;
+import io.github.limiter.internal.refusals.LocalRefusalsSubscription;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,5 +1,6 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.internal.transport.ScriptRunner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,5 +1,7 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.internal.events.RecentEvents;
+
 /**
  * Everything the limiter names in Redis, under the application's key prefix, declared once: what
  * the Java side builds and what the scripts' headers document ({@code RedisLayoutTests} checks the

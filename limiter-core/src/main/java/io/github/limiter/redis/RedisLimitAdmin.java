@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.Limit;
 import io.github.limiter.LimitState;
+import io.github.limiter.internal.refusals.LocalRefusals;
+import io.github.limiter.internal.transport.BlockingScriptRunner;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;

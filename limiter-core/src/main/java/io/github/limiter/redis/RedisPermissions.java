@@ -9,6 +9,9 @@ import java.util.regex.Pattern;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.Limit;
+import io.github.limiter.internal.transport.BlockingScriptRunner;
+import io.github.limiter.internal.transport.FailureKind;
+import io.github.limiter.internal.transport.RedisPermissionException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;

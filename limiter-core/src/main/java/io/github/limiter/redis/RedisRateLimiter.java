@@ -14,6 +14,9 @@ import io.github.limiter.LimitState;
 import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
+import io.github.limiter.internal.refusals.LocalRefusals;
+import io.github.limiter.internal.transport.FailureKind;
+import io.github.limiter.internal.transport.RedisPermissionException;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -38,14 +41,6 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
 
     /** The most decisions coalesced into one script call unless told otherwise. */
     public static final int DEFAULT_MAX_BATCH = 64;
-
-    /**
-     * How long after its caller stopped waiting (the timeout) the limiter still reads a decision's
-     * reply: a decision Redis makes in that time is reported as late
-     * ({@link RateLimitListener#onLateDecision}), one made after it is not. With Lettuce over
-     * {@link LettuceTimeouts}, and with Jedis outside Redis Cluster.
-     */
-    public static final Duration LATE_REPLY_WINDOW = Duration.ofSeconds(10);
 
     /** The kind of failure that is a configuration error, not an outage: the Redis user lacks a permission. */
     public static final String MISCONFIGURED = "noperm";
@@ -208,14 +203,6 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
      */
     public void ping() {
         this.redis.execute((RedisCallback<String>) RedisConnection::ping);
-    }
-
-    // while unbans and resets from other instances do not reach this one, no new refusal is
-    // remembered; each time they reach it again, the memory starts empty (see LocalRefusals)
-    void invalidationsListening(boolean listening) {
-        if (this.localRefusals != null) {
-            this.localRefusals.listening(listening);
-        }
     }
 
     /**

@@ -12,6 +12,10 @@ import java.util.function.Supplier;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.observation.DecisionObservationConvention;
 import io.github.limiter.observation.DefaultDecisionObservationConvention;
+import io.github.limiter.internal.events.DecisionEvents;
+import io.github.limiter.internal.events.RecentEvents;
+import io.github.limiter.internal.refusals.LocalRefusals;
+import io.github.limiter.internal.refusals.LocalRefusalsSubscription;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -161,7 +165,7 @@ public final class RedisRateLimiterBuilder {
         Objects.requireNonNull(retry, "retry must not be null");
         Objects.requireNonNull(scheduler, "scheduler must not be null");
         this.subscription = (limiter) -> LocalRefusalsSubscription.over(connections, connected, registrationWait,
-                limiter, retry, scheduler);
+                limiter.invalidationChannel(), limiter.localRefusals, limiter::permissionMessage, retry, scheduler);
         return this;
     }
 
@@ -224,7 +228,8 @@ public final class RedisRateLimiterBuilder {
     public RedisRateLimiter build() {
         List<RateLimitListener> listeners = new ArrayList<>(this.listeners);
         RecentEvents recentEvents = (this.recentEventsWriter != null)
-                ? new RecentEvents(this.redis, this.keyPrefix, this.recentEventsWriter) : null;
+                ? new RecentEvents(this.redis, LimiterScripts.recordEvent(),
+                        (limitId) -> RedisLayout.events(this.keyPrefix, limitId), this.recentEventsWriter) : null;
         DecisionEvents decisionEvents = (this.decisionEvents != null) ? this.decisionEvents.get() : null;
         if (decisionEvents != null) {
             listeners.add(decisionEvents);

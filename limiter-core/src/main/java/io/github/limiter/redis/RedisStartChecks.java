@@ -1,5 +1,7 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.internal.transport.LettuceScriptRunner;
+import io.github.limiter.internal.transport.RedisPermissionException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;

@@ -1,5 +1,11 @@
 package io.github.limiter.redis;
 
+import io.github.limiter.internal.transport.BlockingScriptRunner;
+import io.github.limiter.internal.transport.Deadlines;
+import io.github.limiter.internal.transport.JedisDecisions;
+import io.github.limiter.internal.transport.LettuceScriptRunner;
+import io.github.limiter.internal.transport.OffloadedScriptRunner;
+import io.github.limiter.internal.transport.ScriptRunner;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -24,7 +30,8 @@ import org.springframework.util.ClassUtils;
  * @param lettuce the Lettuce runner, which prepares its connection at start, or {@code null}
  * @param cluster whether the factory connects to Redis Cluster
  */
-record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner nonBlocking, ScriptRunner waiting,
+record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner<? super DecisionCall> nonBlocking,
+        ScriptRunner<? super DecisionCall> waiting,
         @Nullable LettuceScriptRunner lettuce, boolean cluster) implements AutoCloseable {
 
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
@@ -43,17 +50,17 @@ record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner nonBlocking, Sc
         if (sharesLettuceConnection(factory)) {
             Duration timeout = LettuceScriptRunner.commandTimeout((LettuceConnectionFactory) factory);
             LettuceScriptRunner lettuce = new LettuceScriptRunner(redis, timeout, new Deadlines());
-            ScriptRunner nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(lettuce, maxBatch, cluster, timeout)
+            ScriptRunner<? super DecisionCall> nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(lettuce, maxBatch, cluster, timeout)
                     : lettuce;
             return new ScriptRunners(blocking, nonBlocking, waitingFor(nonBlocking), lettuce, cluster);
         }
         if (JEDIS_PRESENT && factory instanceof JedisConnectionFactory jedis) {
-            ScriptRunner nonBlocking = JedisDecisions.runner(redis, jedis);
+            ScriptRunner<? super DecisionCall> nonBlocking = JedisDecisions.runner(redis, jedis);
             // Redis Cluster's connection cannot read one command longer: nothing to gain off the caller's thread
-            ScriptRunner waiting = jedis.isRedisClusterAware() ? blocking : waitingFor(nonBlocking);
+            ScriptRunner<? super DecisionCall> waiting = jedis.isRedisClusterAware() ? blocking : waitingFor(nonBlocking);
             return new ScriptRunners(blocking, nonBlocking, waiting, null, cluster);
         }
-        ScriptRunner offloaded = new OffloadedScriptRunner(blocking, OffloadedScriptRunner.THREADS, null);
+        ScriptRunner<? super DecisionCall> offloaded = new OffloadedScriptRunner(blocking, OffloadedScriptRunner.THREADS, null);
         return new ScriptRunners(blocking, offloaded, blocking, null, cluster);
     }
 
@@ -78,7 +85,7 @@ record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner nonBlocking, Sc
 
     // the calling thread waits for a runner that keeps the limiter's deadline itself, so that what
     // follows the script (memory, listeners) runs on it, as it does with the blocking runner
-    private static ScriptRunner waitingFor(ScriptRunner runner) {
+    private static ScriptRunner<DecisionCall> waitingFor(ScriptRunner<? super DecisionCall> runner) {
         return call -> {
             try {
                 return CompletableFuture.completedFuture(runner.run(call).join());

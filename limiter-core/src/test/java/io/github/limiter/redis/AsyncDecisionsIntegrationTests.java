@@ -21,6 +21,7 @@ import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import io.github.limiter.internal.refusals.LocalRefusals;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import org.junit.jupiter.api.AutoClose;

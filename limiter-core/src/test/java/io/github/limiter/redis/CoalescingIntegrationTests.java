@@ -15,6 +15,8 @@ import io.github.limiter.LimitRequest;
 import io.github.limiter.test.Closer;
 import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.internal.transport.Deadlines;
+import io.github.limiter.internal.transport.LettuceScriptRunner;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import org.junit.jupiter.api.AutoClose;

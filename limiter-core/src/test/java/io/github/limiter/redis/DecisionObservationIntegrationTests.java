@@ -16,6 +16,7 @@ import io.github.limiter.test.Closer;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.WithRedis;
+import io.github.limiter.internal.refusals.LocalRefusals;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.tracing.LettuceObservationContext;

@@ -11,6 +11,7 @@ import io.github.limiter.Limit;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import io.github.limiter.internal.transport.BlockingScriptRunner;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.core.RedisCallback;

@@ -3,6 +3,7 @@ package io.github.limiter.redis;
 import java.util.List;
 
 import io.github.limiter.RateLimitListener;
+import io.github.limiter.internal.refusals.LocalRefusals;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;

@@ -16,6 +16,8 @@ import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import io.github.limiter.internal.refusals.LocalRefusals;
+import io.github.limiter.internal.refusals.LocalRefusalsSubscription;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
@@ -88,7 +90,7 @@ class LocalRefusalsIntegrationTests {
         LocalRefusals memory = new LocalRefusals(100, Duration.ofHours(1));
         RedisRateLimiter limiter = limiter(memory);
         // as before the first subscription: nothing is remembered, every refusal asks Redis
-        limiter.invalidationsListening(false);
+        memory.listening(false);
         for (int call = 0; call < 3; call++) {
             limiter.tryAcquire("unheard", "bot", this.banning);
         }
@@ -100,17 +102,17 @@ class LocalRefusalsIntegrationTests {
         assertThat(memory.size()).isZero();
         assertThat(limiter.remembersRefusals()).isFalse();
 
-        limiter.invalidationsListening(true);
+        memory.listening(true);
         limiter.tryAcquire("unheard", "bot", this.banning);
         before = scriptCalls();
         assertThat(limiter.tryAcquire("unheard", "bot", this.banning).banned()).isTrue();
         assertThat(scriptCalls()).as("refused from memory once subscribed").isEqualTo(before);
 
         // the subscription drops (Redis itself may be down): what was remembered still refuses
-        limiter.invalidationsListening(false);
+        memory.listening(false);
         assertThat(limiter.tryAcquire("unheard", "bot", this.banning).banned()).isTrue();
         assertThat(scriptCalls()).as("still refused from memory").isEqualTo(before);
-        limiter.invalidationsListening(true);
+        memory.listening(true);
         assertThat(memory.size()).as("forgotten when subscribed again: messages may have been missed").isZero();
     }
 
@@ -176,7 +178,8 @@ class LocalRefusalsIntegrationTests {
         container.afterPropertiesSet();
         ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
         scheduler.initialize();
-        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, other,
+        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container,
+                other.invalidationChannel(), otherMemory, other::permissionMessage,
                 new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS), scheduler);
         subscription.start();
         try {

@@ -13,6 +13,7 @@ import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import io.github.limiter.internal.events.RecentEvents;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,8 @@ class RecentEventsIntegrationTests {
 
     private final String prefix = "recent-" + UUID.randomUUID() + ":";
 
-    private final RecentEvents recent = new RecentEvents(redis, this.prefix,
+    private final RecentEvents recent = new RecentEvents(redis, LimiterScripts.recordEvent(),
+            (limitId) -> RedisLayout.events(this.prefix, limitId),
             new SimpleAsyncTaskExecutor("recent-events-"));
 
     @AutoClose

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.limiter.policy.PolicyOverride;
+import io.github.limiter.internal.events.RecentEvents;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -14,6 +14,7 @@ import io.github.limiter.RateLimitListener;
 import io.github.limiter.test.Closer;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import io.github.limiter.internal.events.DecisionEvents;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 

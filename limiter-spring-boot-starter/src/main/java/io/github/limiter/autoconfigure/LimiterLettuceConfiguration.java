@@ -6,7 +6,7 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.github.limiter.redis.LettuceTimeouts;
+import io.github.limiter.internal.transport.LettuceTimeouts;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;

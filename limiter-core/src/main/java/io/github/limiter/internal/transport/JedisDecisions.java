@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.transport;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,7 +23,7 @@ import org.springframework.util.ClassUtils;
 /**
  * How decisions run with Jedis, which has no asynchronous commands: on as many threads of the
  * limiter's as the pool has connections, their callers waiting at most the connection's read
- * timeout, while the script's command reads for {@link RedisRateLimiter#LATE_REPLY_WINDOW} longer,
+ * timeout, while the script's command reads for {@link LettuceTimeouts#LATE_REPLY_WINDOW} longer,
  * on a connection whose own timeout is put back afterwards: a reply slower than the timeout is
  * still read, rather than lost with a connection closed on it (and Redis drops the unread commands
  * of a client that closed, so the script would not even run).
@@ -33,7 +33,7 @@ import org.springframework.util.ClassUtils;
  * command then borrows its own, to read it longer. Redis Cluster's connection is neither and keeps
  * its timeout: there, a reply after the timeout is lost. Touched only with Jedis on the classpath.
  */
-final class JedisDecisions {
+public final class JedisDecisions {
 
     /** The threads for a pool with no bound on its connections. */
     private static final int UNBOUNDED_POOL_THREADS = 64;
@@ -45,13 +45,13 @@ final class JedisDecisions {
     private JedisDecisions() {
     }
 
-    static OffloadedScriptRunner runner(StringRedisTemplate redis, JedisConnectionFactory jedis) {
+    public static OffloadedScriptRunner runner(StringRedisTemplate redis, JedisConnectionFactory jedis) {
         Duration timeout = jedis.getClientConfiguration().getReadTimeout();
         GenericObjectPoolConfig<?> pool = jedis.getPoolConfig();
         int connections = (pool == null) ? OffloadedScriptRunner.THREADS
                 : (pool.getMaxTotal() > 0) ? pool.getMaxTotal() : UNBOUNDED_POOL_THREADS;
         return new OffloadedScriptRunner(
-                new BlockingScriptRunner(redis, timeout.plus(RedisRateLimiter.LATE_REPLY_WINDOW)), connections,
+                new BlockingScriptRunner(redis, timeout.plus(LettuceTimeouts.LATE_REPLY_WINDOW)), connections,
                 timeout);
     }
 
@@ -60,7 +60,7 @@ final class JedisDecisions {
      * with the given timeout, where the connection allows; as the template would, elsewhere.
      */
     static @Nullable List<?> evalSha(RedisConnection connection, RedisScript<List<Long>> script, byte[][] keysAndArgs,
-            int numKeys, Duration readTimeout, DecisionCall call) {
+            int numKeys, Duration readTimeout, ScriptCall call) {
         Object nativeConnection = connection.getNativeConnection();
         if (nativeConnection instanceof Jedis jedis) {
             Connection socket = jedis.getConnection();
@@ -96,7 +96,7 @@ final class JedisDecisions {
         }
 
         static List<?> evalSha(RedisClient client, RedisScript<List<Long>> script, byte[][] keysAndArgs, int numKeys,
-                Duration readTimeout, DecisionCall call) {
+                Duration readTimeout, ScriptCall call) {
             try (Connection socket = client.getPool().getResource()) {
                 int own = socket.getSoTimeout();
                 socket.setSoTimeout(Math.toIntExact(readTimeout.toMillis()));

@@ -1,5 +1,8 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.refusals;
 
+import io.github.limiter.internal.transport.FailureKind;
+import io.github.limiter.redis.RedisPolicyOverrides;
+import io.github.limiter.redis.RedisRateLimiterBuilder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -47,13 +51,19 @@ import org.springframework.util.backoff.BackOffExecution;
  * <p>{@link RedisRateLimiterBuilder#invalidations} makes one, on a container of its own; the
  * limiter starts, stops and closes it.
  */
-final class LocalRefusalsSubscription implements MessageListener, SubscriptionListener {
+public final class LocalRefusalsSubscription implements MessageListener, SubscriptionListener {
 
     private static final Log logger = LogFactory.getLog(LocalRefusalsSubscription.class);
 
     private final RedisMessageListenerContainer container;
 
-    private final RedisRateLimiter limiter;
+    // the limiter's memory of refused keys, which the messages clear; null with the local cache off
+    private final @Nullable LocalRefusals localRefusals;
+
+    private final String channel;
+
+    // what a refused subscription means, and what to grant
+    private final UnaryOperator<String> permissionMessage;
 
     private final BackOff retry;
 
@@ -86,19 +96,23 @@ final class LocalRefusalsSubscription implements MessageListener, SubscriptionLi
      * @param connected whether the limiter's connection is open: the container starts only then,
      * and again once {@link #connectionOpened()} says so
      * @param registrationWait how long a subscription may take to be registered
-     * @param limiter the limiter whose local refusals the messages clear
+     * @param channel the channel on which instances announce the state keys to forget
+     * @param localRefusals the memory of refused keys the messages clear, or {@code null} for none
+     * @param permissionMessage what Redis's refusal of a permission means, and what to grant
      * @param retry how long to wait between attempts to start the container
      * @param scheduler runs the attempts: the application's, which stops it
      * @return the subscription
      */
-    static LocalRefusalsSubscription over(RedisConnectionFactory connections, BooleanSupplier connected,
-            Duration registrationWait, RedisRateLimiter limiter, BackOff retry, TaskScheduler scheduler) {
+    public static LocalRefusalsSubscription over(RedisConnectionFactory connections, BooleanSupplier connected,
+            Duration registrationWait, String channel, @Nullable LocalRefusals localRefusals,
+            UnaryOperator<String> permissionMessage, BackOff retry, TaskScheduler scheduler) {
         InvalidationListenerContainer container = new InvalidationListenerContainer();
         container.setConnectionFactory(connections);
         container.startWhen(connected);
         container.setMaxSubscriptionRegistrationWaitingTime(registrationWait.toMillis());
         container.afterPropertiesSet();
-        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, limiter, retry, scheduler);
+        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, channel, localRefusals,
+                permissionMessage, retry, scheduler);
         container.whenAborted(subscription::subscriptionAborted);
         container.whenReady(subscription::startAgain);
         return subscription;
@@ -107,26 +121,31 @@ final class LocalRefusalsSubscription implements MessageListener, SubscriptionLi
     /**
      * Creates the subscription; {@link #start()} subscribes.
      * @param container the container to subscribe with, not started, with auto-startup off
-     * @param limiter the limiter whose local refusals the messages clear
+     * @param channel the channel on which instances announce the state keys to forget
+     * @param localRefusals the memory of refused keys the messages clear, or {@code null} for none
+     * @param permissionMessage what Redis's refusal of a permission means, and what to grant
      * @param retry how long to wait between attempts to start the container
      * @param scheduler runs the attempts: the application's, which stops it
      */
-    LocalRefusalsSubscription(RedisMessageListenerContainer container, RedisRateLimiter limiter, BackOff retry,
+    public LocalRefusalsSubscription(RedisMessageListenerContainer container, String channel,
+            @Nullable LocalRefusals localRefusals, UnaryOperator<String> permissionMessage, BackOff retry,
             TaskScheduler scheduler) {
         this.container = container;
         this.scheduler = scheduler;
-        this.limiter = limiter;
+        this.channel = channel;
+        this.localRefusals = localRefusals;
+        this.permissionMessage = permissionMessage;
         this.retry = retry;
         this.backOff = retry.start();
-        container.addMessageListener(this, new ChannelTopic(limiter.invalidationChannel()));
+        container.addMessageListener(this, new ChannelTopic(channel));
     }
 
-    void start() {
+    public void start() {
         if (this.running) {
             return;
         }
         this.running = true;
-        this.limiter.invalidationsListening(false);
+        listening(false);
         this.backOff = this.retry.start();
         attemptAfter(0);
     }
@@ -173,7 +192,7 @@ final class LocalRefusalsSubscription implements MessageListener, SubscriptionLi
         FailureKind kind = FailureKind.of(failure);
         String message = FailureKind.messageOf(failure);
         if (kind == FailureKind.NOPERM) {
-            this.misconfiguration = this.limiter.permissionMessage(message);
+            this.misconfiguration = this.permissionMessage.apply(message);
         }
         else if (this.misconfiguration != null) {
             // what follows a refused subscription (Jedis's connection out of step: NOSUB, an
@@ -200,7 +219,7 @@ final class LocalRefusalsSubscription implements MessageListener, SubscriptionLi
      * configuration error, which lasts until it subscribes.
      * @return what the user lacks and what to grant, or {@code null}
      */
-    @Nullable String misconfiguration() {
+    public @Nullable String misconfiguration() {
         return this.misconfiguration;
     }
 
@@ -212,14 +231,16 @@ final class LocalRefusalsSubscription implements MessageListener, SubscriptionLi
      * @param channel the channel
      * @param action what to do
      */
-    void onMessageOn(String channel, Runnable action) {
+    public void onMessageOn(String channel, Runnable action) {
         this.announcements.add(action);
         this.container.addMessageListener((message, pattern) -> action.run(), new ChannelTopic(channel));
     }
 
     @Override
     public void onMessage(Message message, byte @Nullable [] pattern) {
-        this.limiter.forgetLocally(new String(message.getBody(), StandardCharsets.UTF_8));
+        if (this.localRefusals != null) {
+            this.localRefusals.forget(new String(message.getBody(), StandardCharsets.UTF_8));
+        }
     }
 
     @Override
@@ -236,7 +257,7 @@ final class LocalRefusalsSubscription implements MessageListener, SubscriptionLi
      * Tells the subscription that its connection was lost and that the client restores it by
      * itself (as Lettuce does); it counts as unsubscribed until then.
      */
-    void connectionLost() {
+    public void connectionLost() {
         changeTo(false);
     }
 
@@ -285,13 +306,13 @@ final class LocalRefusalsSubscription implements MessageListener, SubscriptionLi
         if (this.subscribed.getAndSet(subscribed) == subscribed) {
             return;
         }
-        this.limiter.invalidationsListening(subscribed);
+        listening(subscribed);
         if (subscribed) {
             this.backOff = this.retry.start();
             this.logged.clear();
             this.misconfiguration = null;
             logger.info("Rate limiting hears unbans and resets from other instances on '"
-                    + this.limiter.invalidationChannel() + "'; refusing known-refused keys from memory");
+                    + this.channel + "'; refusing known-refused keys from memory");
             // what was announced while this instance was not subscribed is lost: act as if it was heard
             this.announcements.forEach(Runnable::run);
         }
@@ -301,15 +322,23 @@ final class LocalRefusalsSubscription implements MessageListener, SubscriptionLi
         }
     }
 
+    // while unbans and resets from other instances do not reach this one, no new refusal is
+    // remembered; each time they reach it again, the memory starts empty (see LocalRefusals)
+    private void listening(boolean listening) {
+        if (this.localRefusals != null) {
+            this.localRefusals.listening(listening);
+        }
+    }
+
     /**
      * Returns whether unbans and resets from other instances reach this one right now.
      * @return {@code true} while subscribed
      */
-    boolean isSubscribed() {
+    public boolean isSubscribed() {
         return this.subscribed.get();
     }
 
-    void stop() {
+    public void stop() {
         this.running = false;
         this.container.stop();
         // stopped, it hears nothing, whether or not the container said it unsubscribed
@@ -317,14 +346,14 @@ final class LocalRefusalsSubscription implements MessageListener, SubscriptionLi
     }
 
     /** The limiter's connection opened: a start of the container that waited for it goes on. */
-    void connectionOpened() {
+    public void connectionOpened() {
         if (this.container instanceof InvalidationListenerContainer waiting) {
             waiting.connectionOpened();
         }
     }
 
     /** Stops the container for good, with its threads: when the limiter is closed. */
-    void close() {
+    public void close() {
         stop();
         try {
             this.container.destroy();

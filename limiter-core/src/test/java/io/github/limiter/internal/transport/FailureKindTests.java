@@ -1,5 +1,6 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.transport;
 
+import io.github.limiter.redis.RedisRateLimiter;
 import java.net.ConnectException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.transport;
 
+import io.github.limiter.redis.RedisRateLimiter;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -21,10 +22,10 @@ import org.springframework.dao.DataAccessResourceFailureException;
  * decision never blocks. Lettuce's own timer ticks every 100 ms unless the application set it up
  * otherwise: too coarse for a deadline of 100 ms, or for gathering a coalesced run.
  */
-final class Deadlines implements AutoCloseable {
+public final class Deadlines implements AutoCloseable {
 
     /** The timer's tick: how late a task may run after it is due. */
-    static final long TICK_MILLIS = 10;
+    public static final long TICK_MILLIS = 10;
 
     private static final Log logger = LogFactory.getLog(Deadlines.class);
 
@@ -33,7 +34,7 @@ final class Deadlines implements AutoCloseable {
     private volatile boolean closed;
 
     /** Starts the timer's thread now, on the calling thread (the one that builds the limiter): starting waits for it. */
-    Deadlines() {
+    public Deadlines() {
         this.wheel = new HashedWheelTimer(task -> {
             Thread thread = new Thread(task, "limiter-decision-deadlines");
             thread.setDaemon(true);
@@ -54,7 +55,7 @@ final class Deadlines implements AutoCloseable {
      * Runs the task once {@code nanos} have passed, at the next tick at the earliest; at once, on the
      * calling thread, once the timer is closed.
      */
-    Timeout schedule(TimerTask task, long nanos) {
+    public Timeout schedule(TimerTask task, long nanos) {
         if (!this.closed) {
             try {
                 return this.wheel.newTimeout(task, Math.max(nanos, 0), TimeUnit.NANOSECONDS);
@@ -69,12 +70,12 @@ final class Deadlines implements AutoCloseable {
     }
 
     /** Whether the timer is closed: a decision that would wait for it fails instead. */
-    boolean closed() {
+    public boolean closed() {
         return this.closed;
     }
 
     /** What a decision that waits once the limiter is closed fails with: it follows its on-failure setting. */
-    static DataAccessResourceFailureException closedFailure() {
+    public static DataAccessResourceFailureException closedFailure() {
         return new DataAccessResourceFailureException("The rate limiter is closed: Redis did not decide");
     }
 

@@ -1,4 +1,6 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.transport;
+
+import io.github.limiter.redis.RedisRateLimiter;
 
 /**
  * Thrown when the limiter's Redis user may not do what rate limiting needs: run its scripts, use
@@ -6,7 +8,7 @@ package io.github.limiter.redis;
  * Redis refused, and the rules to grant. {@link RedisRateLimiter#failureKind} names it
  * {@link RedisRateLimiter#MISCONFIGURED}.
  */
-final class RedisPermissionException extends IllegalStateException {
+public final class RedisPermissionException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
@@ -15,7 +17,7 @@ final class RedisPermissionException extends IllegalStateException {
      * @param message what was refused and what to grant
      * @param cause Redis's refusal
      */
-    RedisPermissionException(String message, Throwable cause) {
+    public RedisPermissionException(String message, Throwable cause) {
         super(message, cause);
     }
 

@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.refusals;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.refusals;
 
 import java.time.Duration;
 import java.util.Map;
@@ -9,6 +9,8 @@ import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
+import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.redis.RedisRateLimiterBuilder;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link RedisRateLimiterBuilder#localCache} turns it on.
  */
-final class LocalRefusals {
+public final class LocalRefusals {
 
     /** How often, at most, a full memory is swept of expired entries. */
     static final long SWEEP_EVERY_MILLIS = 100;
@@ -63,18 +65,18 @@ final class LocalRefusals {
      * @param maxEntries the most keys remembered at once
      * @param longest the longest a key is refused from memory before Redis is asked again
      */
-    LocalRefusals(int maxEntries, Duration longest) {
+    public LocalRefusals(int maxEntries, Duration longest) {
         this(maxEntries, longest, Duration.ofMillis(SWEEP_EVERY_MILLIS));
     }
 
-    LocalRefusals(int maxEntries, Duration longest, Duration sweepEvery) {
+    public LocalRefusals(int maxEntries, Duration longest, Duration sweepEvery) {
         this.maxEntries = maxEntries;
         this.longestNanos = longest.toNanos();
         this.sweepEveryNanos = sweepEvery.toNanos();
     }
 
     /** Returns the remembered refusal of this call, or {@code null} to ask Redis. */
-    @Nullable Decision refuse(String stateKey, LimitRequest request) {
+    public @Nullable Decision refuse(String stateKey, LimitRequest request) {
         Refusal refusal = this.refusals.get(stateKey);
         if (refusal == null) {
             return null;
@@ -100,7 +102,7 @@ final class LocalRefusals {
     }
 
     /** Remembers a refusal Redis made on this limit's own account. */
-    void remember(String stateKey, LimitRequest request, Decision decision) {
+    public void remember(String stateKey, LimitRequest request, Decision decision) {
         boolean refusedByThisLimit = (decision.outcome() == Outcome.BANNED || decision.outcome() == Outcome.REJECTED)
                 && !decision.shadow() && !decision.retryAfter().isZero();
         if (!refusedByThisLimit) {
@@ -129,7 +131,7 @@ final class LocalRefusals {
     }
 
     /** Forgets a key, after an unban or a reset here or on another instance. */
-    void forget(String stateKey) {
+    public void forget(String stateKey) {
         this.refusals.remove(stateKey);
     }
 
@@ -137,19 +139,19 @@ final class LocalRefusals {
      * Says whether unbans and resets from other instances reach this one. While they do not, no new
      * refusal is remembered; once they do again, the memory starts empty.
      */
-    void listening(boolean listening) {
+    public void listening(boolean listening) {
         if (listening) {
             this.refusals.clear();
         }
         this.remembering = listening;
     }
 
-    boolean remembering() {
+    public boolean remembering() {
         return this.remembering;
     }
 
     /** How many keys are remembered; for tests and diagnostics. */
-    int size() {
+    public int size() {
         return this.refusals.size();
     }
 

@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.events;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -14,12 +14,14 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.PrintableKeys;
 import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.RateLimitListener;
+import io.github.limiter.redis.RedisRateLimiterBuilder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -46,10 +48,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@link RedisRateLimiterBuilder#recentEvents} keeps one (the Spring Boot starter's does), and the
  * sample app's admin API and console are built on it.
  */
-final class RecentEvents implements RateLimitListener {
+public final class RecentEvents implements RateLimitListener {
 
     /** Events kept per limit. */
-    static final int CAPACITY = 100;
+    public static final int CAPACITY = 100;
 
     /** Keys up to this many characters are recorded whole; longer ones in their printable form. */
     static final int LONGEST_KEY = 200;
@@ -64,13 +66,14 @@ final class RecentEvents implements RateLimitListener {
     private static final char SEPARATOR = '\u001f';
 
     // the version of the record's layout, its first field: a record of another version is skipped
-    static final String RECORD_VERSION = "1";
-
-    private static final RedisScript<Long> RECORD = LimiterScripts.recordEvent();
+    public static final String RECORD_VERSION = "1";
 
     private final StringRedisTemplate redis;
 
-    private final String keyPrefix;
+    // the script that records one event, and the list of a limit's events (RedisLayout)
+    private final RedisScript<Long> record;
+
+    private final Function<String, String> listOf;
 
     private final String instance = ManagementFactory.getRuntimeMXBean().getName();
 
@@ -93,12 +96,15 @@ final class RecentEvents implements RateLimitListener {
     /**
      * Creates the recorder.
      * @param redis the template to write and read through
-     * @param keyPrefix the limiter's key prefix
+     * @param record the script that records one event ({@code record_event.lua})
+     * @param listOf the key of a limit's list, from its limit id
      * @param executor writes the events: the application's, which stops it
      */
-    RecentEvents(StringRedisTemplate redis, String keyPrefix, Executor executor) {
+    public RecentEvents(StringRedisTemplate redis, RedisScript<Long> record, Function<String, String> listOf,
+            Executor executor) {
         this.redis = Objects.requireNonNull(redis, "redis must not be null");
-        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+        this.record = Objects.requireNonNull(record, "record must not be null");
+        this.listOf = Objects.requireNonNull(listOf, "listOf must not be null");
         this.executor = Objects.requireNonNull(executor, "executor must not be null");
     }
 
@@ -132,7 +138,7 @@ final class RecentEvents implements RateLimitListener {
      * @param limitId the limit's id
      * @return at most {@link #CAPACITY} events
      */
-    List<RecentEvent> recent(String limitId) {
+    public List<RecentEvent> recent(String limitId) {
         List<String> lines = this.redis.opsForList().range(key(limitId), 0, CAPACITY - 1);
         List<RecentEvent> events = new ArrayList<>();
         for (String line : (lines != null) ? lines : List.<String>of()) {
@@ -195,7 +201,7 @@ final class RecentEvents implements RateLimitListener {
 
     private void write(RecentEvent event) {
         try {
-            this.redis.execute(RECORD, List.of(key(event.limitId())), format(event),
+            this.redis.execute(this.record, List.of(key(event.limitId())), format(event),
                     Integer.toString(CAPACITY),
                     Long.toString(RETENTION.toMillis()));
             if (this.dropping.compareAndSet(true, false)) {
@@ -219,7 +225,7 @@ final class RecentEvents implements RateLimitListener {
      * @param timeout the longest to wait
      * @return whether they were written in time
      */
-    boolean awaitWritten(Duration timeout) {
+    public boolean awaitWritten(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         long queuedSoFar = this.queued.get();
         // an event refused by a full queue is never done: it leaves the count it was in
@@ -233,7 +239,7 @@ final class RecentEvents implements RateLimitListener {
     }
 
     private String key(String limitId) {
-        return RedisLayout.events(this.keyPrefix, limitId);
+        return this.listOf.apply(limitId);
     }
 
     /**
@@ -272,7 +278,7 @@ final class RecentEvents implements RateLimitListener {
         StringBuilder encoded = null;
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
-            boolean escape = c == '\\' || c == SEPARATOR || RedisKeys.isLoneSurrogate(key, i, c);
+            boolean escape = c == '\\' || c == SEPARATOR || isLoneSurrogate(key, i, c);
             if (escape && encoded == null) {
                 encoded = new StringBuilder(key.length() + 8).append(key, 0, i);
             }
@@ -289,6 +295,13 @@ final class RecentEvents implements RateLimitListener {
             }
         }
         return (encoded != null) ? encoded.toString() : key;
+    }
+
+    private static boolean isLoneSurrogate(String key, int i, char c) {
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 >= key.length() || !Character.isLowSurrogate(key.charAt(i + 1));
+        }
+        return Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(key.charAt(i - 1)));
     }
 
     private static String decode(String field) {

@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.transport;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -25,13 +25,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  * with that one, and the connection goes back to the pool with its own: a reply that comes after the
  * caller stopped waiting is still read, rather than lost with a connection closed on a timeout.
  */
-final class BlockingScriptRunner implements ScriptRunner {
+public final class BlockingScriptRunner implements ScriptRunner<ScriptCall> {
 
     private final StringRedisTemplate redis;
 
     private final @Nullable Duration readTimeout;
 
-    BlockingScriptRunner(StringRedisTemplate redis) {
+    public BlockingScriptRunner(StringRedisTemplate redis) {
         this(redis, null);
     }
 
@@ -41,13 +41,13 @@ final class BlockingScriptRunner implements ScriptRunner {
      * @param readTimeout the script's read timeout on a Jedis connection, or {@code null} for the
      * connection's own
      */
-    BlockingScriptRunner(StringRedisTemplate redis, @Nullable Duration readTimeout) {
+    public BlockingScriptRunner(StringRedisTemplate redis, @Nullable Duration readTimeout) {
         this.redis = redis;
         this.readTimeout = readTimeout;
     }
 
     @Override
-    public CompletableFuture<List<Long>> run(DecisionCall call) {
+    public CompletableFuture<List<Long>> run(ScriptCall call) {
         try {
             return CompletableFuture.completedFuture(runHere(call));
         }
@@ -57,7 +57,7 @@ final class BlockingScriptRunner implements ScriptRunner {
     }
 
     /** Runs the call on this thread; throws what fails. */
-    List<Long> runHere(DecisionCall call) {
+    public List<Long> runHere(ScriptCall call) {
         byte[][] keysAndArgs = call.keysAndArgs();
         // exposeConnection: the callback is ours and keeps no reference, so no proxy is needed
         RedisScript<List<Long>> script = call.script();

@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.transport;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,5 +1,6 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.transport;
 
+import io.github.limiter.redis.RedisRateLimiter;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
@@ -21,7 +22,7 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  * else is a connection failure, a timeout, or too many decisions waiting. Other packages see its
  * tags, through {@link RedisRateLimiter#failureKind} and {@link RedisRateLimiter.Failing#kind()}.
  */
-enum FailureKind {
+public enum FailureKind {
 
     /** Redis cannot be reached: refused, closed, or not connected yet. */
     CONNECTION("cannot reach Redis"),
@@ -80,7 +81,7 @@ enum FailureKind {
      * Returns what this kind of failure means, for log lines and health details.
      * @return a short description, such as "cannot reach Redis"
      */
-    String description() {
+    public String description() {
         return this.description;
     }
 
@@ -88,7 +89,7 @@ enum FailureKind {
      * Returns this kind's lower-case name, as meters tag it.
      * @return such as {@code "oom"}
      */
-    String tag() {
+    public String tag() {
         return name().toLowerCase(Locale.ROOT);
     }
 
@@ -98,7 +99,7 @@ enum FailureKind {
      * @param failure what the client or the limiter threw
      * @return its kind, {@link #OTHER} if none fits
      */
-    static FailureKind of(Throwable failure) {
+    public static FailureKind of(Throwable failure) {
         if (failure instanceof RedisPermissionException) {
             return NOPERM;
         }
@@ -135,7 +136,7 @@ enum FailureKind {
      * @param failure what the client or the limiter threw
      * @return the most telling message
      */
-    static String messageOf(Throwable failure) {
+    public static String messageOf(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = next(cause)) {
             String message = cause.getMessage();
             if (message == null) {

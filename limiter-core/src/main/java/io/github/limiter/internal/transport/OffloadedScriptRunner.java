@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.transport;
 
 import java.time.Duration;
 import java.util.List;
@@ -23,13 +23,13 @@ import org.springframework.data.redis.RedisSystemException;
  * <p>A caller's future fails at its deadline, the limiter's timeout after the call was made. A call
  * still queued then is not sent. One already sent goes on reading (with Jedis, with the read
  * timeout the blocking runner raises by the late window), and a reply that comes after the deadline
- * is handed to the call as late ({@link DecisionCall#repliedLate}): the script ran, and its alerts
+ * is handed to the call as late ({@link ScriptCall#repliedLate}): the script ran, and its alerts
  * and bans are reported. Deadlines run on the JDK's own delayed executor, as
  * {@link CompletableFuture#orTimeout} does.
  */
-final class OffloadedScriptRunner implements ScriptRunner, AutoCloseable {
+public final class OffloadedScriptRunner implements ScriptRunner<ScriptCall>, AutoCloseable {
 
-    static final int THREADS = 8;
+    public static final int THREADS = 8;
 
     static final int QUEUE = 10_000;
 
@@ -46,7 +46,7 @@ final class OffloadedScriptRunner implements ScriptRunner, AutoCloseable {
      * @param timeout the longest a caller waits, or {@code null} for as long as the client's own
      * timeout lets the script run
      */
-    OffloadedScriptRunner(BlockingScriptRunner blocking, int threads, @Nullable Duration timeout) {
+    public OffloadedScriptRunner(BlockingScriptRunner blocking, int threads, @Nullable Duration timeout) {
         this.blocking = blocking;
         this.timeout = timeout;
         AtomicInteger count = new AtomicInteger();
@@ -61,7 +61,7 @@ final class OffloadedScriptRunner implements ScriptRunner, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<List<Long>> run(DecisionCall call) {
+    public CompletableFuture<List<Long>> run(ScriptCall call) {
         CompletableFuture<List<Long>> result = new CompletableFuture<>();
         try {
             this.executor.execute(() -> runFor(call, result));
@@ -78,7 +78,7 @@ final class OffloadedScriptRunner implements ScriptRunner, AutoCloseable {
         return result;
     }
 
-    private void runFor(DecisionCall call, CompletableFuture<List<Long>> result) {
+    private void runFor(ScriptCall call, CompletableFuture<List<Long>> result) {
         if (result.isDone()) {
             // its caller stopped waiting before a thread was free: never sent, never counted
             return;

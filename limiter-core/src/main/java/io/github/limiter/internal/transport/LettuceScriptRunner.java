@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.transport;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -35,14 +35,14 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>The caller waits at most the limiter's timeout: a deadline on the {@link Deadlines} timer fails
  * its future then. The command itself stays in flight (Lettuce keeps it for the late window of
  * {@link LettuceTimeouts}), and a reply that comes after the deadline is handed to the call as late
- * ({@link DecisionCall#repliedLate}): the script ran, and its alerts and bans are reported. The
+ * ({@link ScriptCall#repliedLate}): the script ran, and its alerts and bans are reported. The
  * commands are sent as {@link DecisionCommand}s, so that those options tell them from every other.
  *
  * <p>The native commands are looked up once, through the template (so a template that fails fast
  * before the first connection does so here too), and kept: the shared connection reconnects by
  * itself; only a closed one is looked up again.
  */
-final class LettuceScriptRunner implements ScriptRunner {
+public final class LettuceScriptRunner implements ScriptRunner<ScriptCall> {
 
     private static final LettuceExceptionConverter ERRORS = new LettuceExceptionConverter();
 
@@ -60,14 +60,14 @@ final class LettuceScriptRunner implements ScriptRunner {
      * @param timeout the longest a caller of {@link #run} waits: the limiter's timeout
      * @param deadlines the limiter's timer
      */
-    LettuceScriptRunner(StringRedisTemplate redis, Duration timeout, Deadlines deadlines) {
+    public LettuceScriptRunner(StringRedisTemplate redis, Duration timeout, Deadlines deadlines) {
         this.redis = redis;
         this.timeout = timeout;
         this.deadlines = deadlines;
     }
 
     /** The limiter's timer, which the coalescing runner shares. */
-    Deadlines deadlines() {
+    public Deadlines deadlines() {
         return this.deadlines;
     }
 
@@ -77,7 +77,7 @@ final class LettuceScriptRunner implements ScriptRunner {
      * has, that of every command but the decision script's own), else the configuration's command
      * timeout.
      */
-    static Duration commandTimeout(LettuceConnectionFactory factory) {
+    public static Duration commandTimeout(LettuceConnectionFactory factory) {
         LettuceClientConfiguration configuration = factory.getClientConfiguration();
         Duration fallback = configuration.getCommandTimeout();
         TimeoutOptions options = configuration.getClientOptions().map(ClientOptions::getTimeoutOptions).orElse(null);
@@ -98,12 +98,12 @@ final class LettuceScriptRunner implements ScriptRunner {
      * Looks the native commands up now, so that the first asynchronous decisions do not: the
      * look-up takes the connection factory's lock, which an event-loop thread must not wait for.
      */
-    void prepare() {
+    public void prepare() {
         commands();
     }
 
     @Override
-    public CompletableFuture<List<Long>> run(DecisionCall call) {
+    public CompletableFuture<List<Long>> run(ScriptCall call) {
         byte[][] keysAndArgs = call.keysAndArgs();
         byte[][] keys = Arrays.copyOf(keysAndArgs, call.numKeys());
         byte[][] args = Arrays.copyOfRange(keysAndArgs, call.numKeys(), keysAndArgs.length);
@@ -141,7 +141,7 @@ final class LettuceScriptRunner implements ScriptRunner {
      * has lost the script. No deadline but Lettuce's own: the late window, with {@link LettuceTimeouts}.
      * @return the reply as Lettuce reads it; failed with Spring's translation of Lettuce's failure
      */
-    CompletableFuture<List<?>> send(RedisScript<List<Long>> script, byte[][] keys, byte[][] args) {
+    public CompletableFuture<List<?>> send(RedisScript<List<Long>> script, byte[][] keys, byte[][] args) {
         CompletableFuture<List<?>> result = new CompletableFuture<>();
         try {
             RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
@@ -193,7 +193,7 @@ final class LettuceScriptRunner implements ScriptRunner {
         result.completeExceptionally(translate(cause));
     }
 
-    static Throwable translate(Throwable failure) {
+    public static Throwable translate(Throwable failure) {
         if (failure instanceof DataAccessException || !(failure instanceof Exception exception)) {
             return failure;
         }

@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.events;
 
 import java.time.Duration;
 import java.util.ArrayList;

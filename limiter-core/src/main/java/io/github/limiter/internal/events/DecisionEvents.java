@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.events;
 
 import java.time.Duration;
 import java.util.List;
@@ -10,6 +10,7 @@ import io.github.limiter.PrintableKeys;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.RateLimitListener;
+import io.github.limiter.redis.RedisRateLimiterBuilder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -27,15 +28,21 @@ import org.springframework.context.ApplicationEventPublisher;
  *
  * <p>{@link RedisRateLimiterBuilder#publishEvents} adds one.
  */
-final class DecisionEvents implements RateLimitListener, AutoCloseable {
+public final class DecisionEvents implements RateLimitListener, AutoCloseable {
 
     /** The WARN lines for alerts and bans per interval unless told otherwise. */
-    static final int DEFAULT_MAX_LOG_LINES = 10;
+    public static final int DEFAULT_MAX_LOG_LINES = 10;
 
     /** The interval of {@link #DEFAULT_MAX_LOG_LINES} unless told otherwise. */
-    static final Duration DEFAULT_LOG_INTERVAL = Duration.ofMinutes(1);
+    public static final Duration DEFAULT_LOG_INTERVAL = Duration.ofMinutes(1);
 
-    private static final Log logger = LogFactory.getLog(DecisionEvents.class);
+    /**
+     * The category of the alert and ban lines: a name of its own, which the docs give operators to
+     * filter or route them by, whatever class writes them.
+     */
+    public static final String LOG_CATEGORY = "io.github.limiter.events";
+
+    private static final Log logger = LogFactory.getLog(LOG_CATEGORY);
 
     private final ApplicationEventPublisher publisher;
 
@@ -45,7 +52,7 @@ final class DecisionEvents implements RateLimitListener, AutoCloseable {
      * Creates the listener, with {@link #DEFAULT_MAX_LOG_LINES} per {@link #DEFAULT_LOG_INTERVAL}.
      * @param publisher publishes the events
      */
-    DecisionEvents(ApplicationEventPublisher publisher) {
+    public DecisionEvents(ApplicationEventPublisher publisher) {
         this(publisher, DEFAULT_MAX_LOG_LINES, DEFAULT_LOG_INTERVAL);
     }
 
@@ -56,7 +63,7 @@ final class DecisionEvents implements RateLimitListener, AutoCloseable {
      * @param logInterval the interval
      * @since 0.1.0
      */
-    DecisionEvents(ApplicationEventPublisher publisher, int maxLogLines, Duration logInterval) {
+    public DecisionEvents(ApplicationEventPublisher publisher, int maxLogLines, Duration logInterval) {
         this.publisher = Objects.requireNonNull(publisher, "publisher must not be null");
         this.log = new AlertAndBanLog(logger::warn, maxLogLines,
                 Objects.requireNonNull(logInterval, "logInterval must not be null"));

@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.transport;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,14 +10,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.QueryTimeoutException;
 
 /**
- * Sends one {@link DecisionCall} to Redis, as {@code EVALSHA} and, if Redis has lost the script
+ * Sends one {@link ScriptCall} to Redis, as {@code EVALSHA} and, if Redis has lost the script
  * ({@code NOSCRIPT}), as {@code EVAL}: the script did not run the first time, so it runs once.
  *
  * <p>The limiter has two: one that blocks the calling thread and hands back a completed future,
  * and one that does not block and completes the future when Redis answers. Everything else about a
  * decision is the same code for both.
  */
-interface ScriptRunner {
+public interface ScriptRunner<C extends ScriptCall> {
 
     /**
      * Runs the call.
@@ -26,10 +26,10 @@ interface ScriptRunner {
      * could not be reached or did not answer in time, or an {@link IllegalStateException} if the
      * reply is not what the script returns
      */
-    CompletableFuture<List<Long>> run(DecisionCall call);
+    CompletableFuture<List<Long>> run(C call);
 
     /** Checks that a reply is the integers the script returns, as many as the call expects. */
-    static List<Long> numbers(@Nullable List<?> reply, DecisionCall call) {
+    static List<Long> numbers(@Nullable List<?> reply, ScriptCall call) {
         if (reply == null || reply.size() != call.replySize()) {
             throw new IllegalStateException("Unexpected reply from the limiter script: " + reply);
         }

@@ -1,4 +1,4 @@
-package io.github.limiter.redis;
+package io.github.limiter.internal.refusals;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
