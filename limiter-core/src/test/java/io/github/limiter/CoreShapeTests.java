@@ -67,6 +67,27 @@ class CoreShapeTests {
         assertThat(cycles).as("packages on a cycle, with %s", uses).isEmpty();
     }
 
+    /**
+     * What users name is the API: every public type outside the internal packages, in every
+     * published module, is one the README or docs/ show users naming. Anything else is internal,
+     * or package-private.
+     */
+    @Test
+    void everyPublicTypeOutsideInternalIsOneTheDocsShowUsersNaming() throws IOException {
+        String docs = documentation();
+        List<String> undocumented = new ArrayList<>();
+        for (Path file : mainSources()) {
+            String source = Files.readString(file);
+            Matcher pkg = PACKAGE.matcher(source);
+            Matcher type = PUBLIC_TOP_LEVEL_TYPE.matcher(source);
+            if (pkg.find() && !pkg.group(1).contains(".internal") && type.find()
+                    && !Pattern.compile("\\b" + type.group(1) + "\\b").matcher(docs).find()) {
+                undocumented.add(pkg.group(1) + "." + type.group(1));
+            }
+        }
+        assertThat(undocumented).as("public types no page of the docs names").isEmpty();
+    }
+
     /** An internal type never reaches users through the signature of a type they name. */
     @Test
     void noPublicSignatureOutsideInternalNamesAnInternalType() throws IOException {

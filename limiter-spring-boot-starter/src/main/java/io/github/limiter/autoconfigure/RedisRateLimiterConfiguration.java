@@ -5,6 +5,7 @@ import io.github.limiter.RateLimiter;
 import io.github.limiter.observation.DecisionObservationConvention;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.redis.RedisRateLimiterBuilder;
+import io.github.limiter.autoconfigure.internal.RedisServerSettings;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -122,7 +123,8 @@ class RedisRateLimiterConfiguration {
 
     @Bean
     RedisServerSettings limiterRedisServerSettings(LimiterRedisConnection connection, LimiterProperties properties) {
-        RedisServerSettings settings = new RedisServerSettings(connection.template(), properties.getRedis(),
+        RedisServerSettings settings = new RedisServerSettings(connection.template(),
+                properties.getRedis().getTimeout(), properties.getRedis().isRequireNoeviction(),
                 RedisServerSettings.READ_INTERVAL);
         connection.onReconnect(settings::reconnected);
         return settings;

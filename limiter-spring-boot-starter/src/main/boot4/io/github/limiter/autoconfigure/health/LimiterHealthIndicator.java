@@ -1,7 +1,7 @@
 package io.github.limiter.autoconfigure.health;
 
 import io.github.limiter.interceptor.RateLimitAdvisor;
-import io.github.limiter.autoconfigure.RedisServerSettings;
+import io.github.limiter.autoconfigure.internal.RedisServerSettings;
 import io.github.limiter.redis.RedisRateLimiter;
 
 import org.springframework.beans.factory.ObjectProvider;

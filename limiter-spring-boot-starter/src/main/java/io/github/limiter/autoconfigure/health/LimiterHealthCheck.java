@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.limiter.interceptor.RateLimitAdvisor;
-import io.github.limiter.autoconfigure.RedisServerSettings;
+import io.github.limiter.autoconfigure.internal.RedisServerSettings;
 import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -1,7 +1,7 @@
 package io.github.limiter.autoconfigure.metrics;
 
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
-import io.github.limiter.autoconfigure.RedisServerSettings;
+import io.github.limiter.autoconfigure.internal.RedisServerSettings;
 import io.github.limiter.redis.RedisRateLimiter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

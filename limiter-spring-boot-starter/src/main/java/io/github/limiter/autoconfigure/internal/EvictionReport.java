@@ -1,4 +1,4 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.internal;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * verdict (a {@code CONFIG SET}, a failover to a master configured otherwise) is logged once: at
  * WARN, or at ERROR where {@code noeviction} is required (health then reports the refusal).
  */
-final class EvictionReport {
+public final class EvictionReport {
 
     private static final Log logger = LogFactory.getLog(RedisServerSettings.class);
 
@@ -91,7 +91,7 @@ final class EvictionReport {
      * The limiter refuses its Redis's {@code maxmemory-policy} ({@code limiter.redis.require-noeviction}):
      * a configuration error, which the message explains whole.
      */
-    static final class Refused extends IllegalStateException {
+    public static final class Refused extends IllegalStateException {
 
         private static final long serialVersionUID = 1L;
 

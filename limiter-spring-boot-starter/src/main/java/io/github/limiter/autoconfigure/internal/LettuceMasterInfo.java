@@ -1,4 +1,4 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.internal;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,6 +8,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 import io.github.limiter.test.EmbeddedRedis;
+import io.github.limiter.autoconfigure.LimiterRedisProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +34,7 @@ class RedisServerSettingsIntegrationTests {
     @Test
     void aPolicyChangedWhileTheLimiterRunsIsLoggedOncePerChange(CapturedOutput output) {
         withRedis("maxmemory 64mb", redis -> {
-            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(false),
+            RedisServerSettings evictions = settings(redis.template(), properties(false),
                     Duration.ZERO);
             evictions.check();
             assertThat(evictions.policy()).isEqualTo("noeviction");
@@ -54,7 +55,7 @@ class RedisServerSettingsIntegrationTests {
     @Test
     void aPolicyThatEvictsFoundAfterTheStartIsRefusedWhereNoEvictionIsRequired(CapturedOutput output) {
         withRedis("maxmemory 64mb", redis -> {
-            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(true),
+            RedisServerSettings evictions = settings(redis.template(), properties(true),
                     Duration.ZERO);
             evictions.check();
             assertThat(evictions.refusal()).isNull();
@@ -78,7 +79,7 @@ class RedisServerSettingsIntegrationTests {
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lru"));
             LimiterRedisProperties properties = properties(true);
             properties.setTimeout(Duration.ofMillis(100));
-            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties, Duration.ZERO);
+            RedisServerSettings evictions = settings(redis.template(), properties, Duration.ZERO);
             // connected: a connection opening during the pause would wait for its end
             redis.template().execute((RedisCallback<String>) RedisConnection::ping);
             // Redis answers nobody for 0.5 s, as a busy host may, just as the limiter connects
@@ -87,7 +88,7 @@ class RedisServerSettingsIntegrationTests {
             assertThat(output.getOut()).contains("Rate limiting could not read Redis's maxmemory-policy and "
                     + "persistence as it connected (QueryTimeoutException");
             properties.setTimeout(Duration.ofSeconds(5));
-            RedisServerSettings patient = new RedisServerSettings(redis.template(), properties, Duration.ZERO);
+            RedisServerSettings patient = settings(redis.template(), properties, Duration.ZERO);
             assertThat(patient.refusal()).as("the next reading decides").contains("maxmemory-policy is allkeys-lru");
             return null;
         });
@@ -96,7 +97,7 @@ class RedisServerSettingsIntegrationTests {
     @Test
     void oneReadingServesEveryCallerWithinTheInterval() {
         withRedis("maxmemory 0", redis -> {
-            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(false),
+            RedisServerSettings evictions = settings(redis.template(), properties(false),
                     Duration.ofHours(1));
             Map<String, Long> before = redis.server().commandCalls();
             for (int call = 0; call < 50; call++) {
@@ -118,7 +119,7 @@ class RedisServerSettingsIntegrationTests {
     void evictionsAreCountedAsRedisMakesThem() {
         withRedis("maxmemory 2mb", redis -> {
             redis.server().withCommands(commands -> commands.configSet("maxmemory-policy", "allkeys-lru"));
-            RedisServerSettings evictions = new RedisServerSettings(redis.template(), properties(false),
+            RedisServerSettings evictions = settings(redis.template(), properties(false),
                     Duration.ZERO);
             assertThat(evictions.evictedKeys()).isZero();
             String value = "x".repeat(1_000);
@@ -144,7 +145,7 @@ class RedisServerSettingsIntegrationTests {
     void persistenceChangedWhileTheLimiterRunsIsLoggedOncePerChange(CapturedOutput output, @TempDir Path directory) {
         // where Redis writes its append-only file once it is switched on
         withRedis("dir " + directory, redis -> {
-            RedisServerSettings settings = new RedisServerSettings(redis.template(), properties(false), Duration.ZERO);
+            RedisServerSettings settings = settings(redis.template(), properties(false), Duration.ZERO);
             settings.check();
             assertThat(settings.persistence()).isEqualTo("none");
             redis.server().withCommands(commands -> commands.configSet("appendonly", "yes"));
@@ -173,7 +174,7 @@ class RedisServerSettingsIntegrationTests {
         // health probe or a meter finds the restart, as with Jedis
         LettuceConnectionFactory factory = redis.newConnectionFactory();
         try {
-            RedisServerSettings settings = new RedisServerSettings(new StringRedisTemplate(factory), properties(false),
+            RedisServerSettings settings = settings(new StringRedisTemplate(factory), properties(false),
                     Duration.ZERO);
             settings.check();
             assertThat(settings.persistence()).isEqualTo("none");
@@ -197,6 +198,11 @@ class RedisServerSettingsIntegrationTests {
             factory.destroy();
             redis.close();
         }
+    }
+
+    private static RedisServerSettings settings(StringRedisTemplate template, LimiterRedisProperties properties,
+            Duration interval) {
+        return new RedisServerSettings(template, properties.getTimeout(), properties.isRequireNoeviction(), interval);
     }
 
     private static LimiterRedisProperties properties(boolean requireNoEviction) {

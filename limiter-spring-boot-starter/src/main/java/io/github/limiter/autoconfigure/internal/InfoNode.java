@@ -1,4 +1,4 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.internal;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.internal;
 
 import java.time.Duration;
 import java.util.Properties;
@@ -34,7 +34,7 @@ import org.springframework.util.ClassUtils;
 public final class RedisServerSettings {
 
     /** How often, at most, the settings are read again: one {@code INFO} per interval. */
-    static final Duration READ_INTERVAL = Duration.ofSeconds(10);
+    public static final Duration READ_INTERVAL = Duration.ofSeconds(10);
 
     /**
      * How often, at most, a {@code CONFIG GET} that Redis refused is sent again between
@@ -74,10 +74,18 @@ public final class RedisServerSettings {
 
     private long configRefusedAt;
 
-    RedisServerSettings(StringRedisTemplate redis, LimiterRedisProperties properties, Duration interval) {
+    /**
+     * Creates the reading, which reads nothing until asked.
+     * @param redis the limiter's template
+     * @param timeout how long a reading may take: {@code limiter.redis.timeout}
+     * @param requireNoEviction whether an evicting policy is refused: {@code limiter.redis.require-noeviction}
+     * @param interval the least time between two readings
+     */
+    public RedisServerSettings(StringRedisTemplate redis, Duration timeout, boolean requireNoEviction,
+            Duration interval) {
         this.redis = redis;
-        this.timeout = properties.getTimeout();
-        this.evictions = new EvictionReport(properties.isRequireNoeviction());
+        this.timeout = timeout;
+        this.evictions = new EvictionReport(requireNoEviction);
         this.intervalNanos = interval.toNanos();
     }
 
@@ -87,7 +95,7 @@ public final class RedisServerSettings {
      * lacks the policy) is logged and does not fail the start: the next reading decides.
      * @throws EvictionReport.Refused if the policy evicts and {@code noeviction} is required
      */
-    void check() {
+    public void check() {
         SettingsReading reading;
         this.reading.lock();
         try {
@@ -111,7 +119,7 @@ public final class RedisServerSettings {
      * Reads the settings again now, as a command connection to Redis opened again: Redis may have
      * restarted, or a failover moved the connection to another master. Waits for a reading under way.
      */
-    void reconnected() {
+    public void reconnected() {
         this.reading.lock();
         try {
             readAgain(true);
