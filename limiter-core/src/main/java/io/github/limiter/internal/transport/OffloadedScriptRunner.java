@@ -3,7 +3,7 @@ package io.github.limiter.internal.transport;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -31,11 +31,15 @@ public final class OffloadedScriptRunner implements ScriptRunner<ScriptCall>, Au
 
     public static final int THREADS = 8;
 
-    static final int QUEUE = 10_000;
+    /** The most calls that wait for a thread; one more fails at once. */
+    public static final int QUEUE = 10_000;
 
     private final BlockingScriptRunner blocking;
 
     private final ThreadPoolExecutor executor;
+
+    // the calls queued for a thread: the queue is bounded by this count, not by a lock
+    private final AtomicInteger waiting = new AtomicInteger();
 
     private final @Nullable Duration timeout;
 
@@ -50,8 +54,10 @@ public final class OffloadedScriptRunner implements ScriptRunner<ScriptCall>, Au
         this.blocking = blocking;
         this.timeout = timeout;
         AtomicInteger count = new AtomicInteger();
+        // a lock-free queue: a caller on an event loop hands its call over without ever parking, as a
+        // LinkedBlockingQueue's lock makes it park while a thread takes from it (BlockHound saw it)
         ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES,
-                new LinkedBlockingQueue<>(QUEUE), runnable -> {
+                new LinkedTransferQueue<>(), runnable -> {
                     Thread thread = new Thread(runnable, "limiter-decide-" + count.incrementAndGet());
                     thread.setDaemon(true);
                     return thread;
@@ -63,10 +69,20 @@ public final class OffloadedScriptRunner implements ScriptRunner<ScriptCall>, Au
     @Override
     public CompletableFuture<List<Long>> run(ScriptCall call) {
         CompletableFuture<List<Long>> result = new CompletableFuture<>();
+        if (this.waiting.incrementAndGet() > QUEUE) {
+            this.waiting.decrementAndGet();
+            result.completeExceptionally(new RedisSystemException("Too many rate-limit decisions waiting for Redis",
+                    new RejectedExecutionException("more than " + QUEUE + " decisions wait for a thread")));
+            return result;
+        }
         try {
-            this.executor.execute(() -> runFor(call, result));
+            this.executor.execute(() -> {
+                this.waiting.decrementAndGet();
+                runFor(call, result);
+            });
         }
         catch (RejectedExecutionException ex) {
+            this.waiting.decrementAndGet();
             result.completeExceptionally(new RedisSystemException("Too many rate-limit decisions waiting for Redis", ex));
             return result;
         }
