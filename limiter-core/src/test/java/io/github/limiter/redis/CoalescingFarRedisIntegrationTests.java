@@ -13,6 +13,7 @@ import io.github.limiter.test.Concurrency;
 import io.github.limiter.test.DelayingProxy;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.internal.transport.LettuceTimeouts;
+import io.github.limiter.internal.transport.ScriptRunner;
 import io.lettuce.core.ClientOptions;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
@@ -102,7 +103,7 @@ class CoalescingFarRedisIntegrationTests {
                     .commandTimeout(Duration.ofSeconds(2))
                     .clientOptions(ClientOptions.builder()
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                        .timeoutOptions(LettuceTimeouts.options(TIMEOUT, LettuceTimeouts.LATE_REPLY_WINDOW))
+                        .timeoutOptions(LettuceTimeouts.options(TIMEOUT, ScriptRunner.LATE_REPLY_WINDOW))
                         .build())
                     .build());
         this.connection.afterPropertiesSet();

@@ -19,6 +19,7 @@ import io.github.limiter.test.Closer;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.internal.refusals.LocalRefusals;
 import io.github.limiter.internal.transport.LettuceTimeouts;
+import io.github.limiter.internal.transport.ScriptRunner;
 import io.lettuce.core.ClientOptions;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
@@ -80,7 +81,7 @@ class LateRepliesIntegrationTests {
     @ParameterizedTest(name = "max batch {0}")
     @ValueSource(ints = { 64, 1 })
     void aBanRedisStartsAfterItsCallTimedOutIsReportedOnceAsLateAndRefusedFromMemory(int maxBatch) {
-        RedisRateLimiter limiter = limiter(LettuceTimeouts.LATE_REPLY_WINDOW, maxBatch);
+        RedisRateLimiter limiter = limiter(ScriptRunner.LATE_REPLY_WINDOW, maxBatch);
         LimitRequest mallory = LimitRequest.of("late", "mallory", this.banOnThird);
         limiter.tryAcquire(List.of(mallory));
         assertThat(limiter.tryAcquire(List.of(mallory)).alertRaised()).isTrue();

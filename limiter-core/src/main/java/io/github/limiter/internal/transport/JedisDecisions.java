@@ -23,7 +23,7 @@ import org.springframework.util.ClassUtils;
 /**
  * How decisions run with Jedis, which has no asynchronous commands: on as many threads of the
  * limiter's as the pool has connections, their callers waiting at most the connection's read
- * timeout, while the script's command reads for {@link LettuceTimeouts#LATE_REPLY_WINDOW} longer,
+ * timeout, while the script's command reads for {@link ScriptRunner#LATE_REPLY_WINDOW} longer,
  * on a connection whose own timeout is put back afterwards: a reply slower than the timeout is
  * still read, rather than lost with a connection closed on it (and Redis drops the unread commands
  * of a client that closed, so the script would not even run).
@@ -51,7 +51,7 @@ public final class JedisDecisions {
         int connections = (pool == null) ? OffloadedScriptRunner.THREADS
                 : (pool.getMaxTotal() > 0) ? pool.getMaxTotal() : UNBOUNDED_POOL_THREADS;
         return new OffloadedScriptRunner(
-                new BlockingScriptRunner(redis, timeout.plus(LettuceTimeouts.LATE_REPLY_WINDOW)), connections,
+                new BlockingScriptRunner(redis, timeout.plus(ScriptRunner.LATE_REPLY_WINDOW)), connections,
                 timeout);
     }
 

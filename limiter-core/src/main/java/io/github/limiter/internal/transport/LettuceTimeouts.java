@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The Lettuce command timeouts of a connection the limiter decides over: every command expires
  * after the limiter's timeout, except the decision script's own, which Lettuce keeps for
- * {@link #LATE_REPLY_WINDOW} longer. The limiter itself ends a caller's wait at the
+ * {@link ScriptRunner#LATE_REPLY_WINDOW} longer. The limiter itself ends a caller's wait at the
  * timeout (the call then follows its on-failure setting); a decision Redis makes after that is
  * still read, and its alerts and bans reported ({@link io.github.limiter.RateLimitListener#onLateDecision}).
  * Without these options (a connection factory of your own, with a plain command timeout), Lettuce
@@ -24,13 +24,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LettuceTimeouts {
 
-    /**
-     * How long after its caller stopped waiting (the timeout) the limiter still reads a decision's
-     * reply: a decision Redis makes in that time is reported as late
-     * ({@code RateLimitListener#onLateDecision}), one made after it is not. With Lettuce over these
-     * timeouts, and with Jedis outside Redis Cluster.
-     */
-    public static final Duration LATE_REPLY_WINDOW = Duration.ofSeconds(10);
 
     private LettuceTimeouts() {
     }
@@ -41,7 +34,7 @@ public final class LettuceTimeouts {
      * @return the options, for {@code ClientOptions.Builder.timeoutOptions}
      */
     public static TimeoutOptions options(Duration timeout) {
-        return options(timeout, LATE_REPLY_WINDOW);
+        return options(timeout, ScriptRunner.LATE_REPLY_WINDOW);
     }
 
     public static TimeoutOptions options(Duration timeout, Duration lateReplyWindow) {

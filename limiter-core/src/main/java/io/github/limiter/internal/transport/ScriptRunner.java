@@ -20,6 +20,15 @@ import org.springframework.dao.QueryTimeoutException;
 public interface ScriptRunner<C extends ScriptCall> {
 
     /**
+     * How long after its caller stopped waiting (the timeout) a runner still reads a decision's
+     * reply: a decision Redis makes in that time is reported as late
+     * ({@code RateLimitListener#onLateDecision}), one made after it is not. With Lettuce over
+     * {@link LettuceTimeouts}, and with Jedis outside Redis Cluster. Declared here, where no
+     * client's class is loaded with it: a Jedis application has no Lettuce.
+     */
+    Duration LATE_REPLY_WINDOW = Duration.ofSeconds(10);
+
+    /**
      * Runs the call.
      * @param call the keys and arguments
      * @return the reply; failed with a {@link org.springframework.dao.DataAccessException} if Redis
