@@ -45,14 +45,14 @@ public interface RateLimiter {
      * needs every limit's decision of the call, such as settling its actual cost once it ran. This
      * default tells the listener of the binding decision, under the request of its limit.
      * @param requests the limits the call must pass
-     * @param alsoTell told about this call's decisions, or {@code null}
+     * @param listener told about this call's decisions, or {@code null}
      * @return the binding decision
      * @since 0.1.0
      */
-    default Decision tryAcquire(List<LimitRequest> requests, @Nullable RateLimitListener alsoTell) {
+    default Decision tryAcquire(List<LimitRequest> requests, @Nullable RateLimitListener listener) {
         Decision decision = tryAcquire(requests);
-        if (alsoTell != null) {
-            tell(alsoTell, requests, decision);
+        if (listener != null) {
+            tell(listener, requests, decision);
         }
         return decision;
     }
@@ -116,18 +116,18 @@ public interface RateLimiter {
      * listener of the binding decision, under the request of its limit, once the stage completes
      * with a decision; a limiter that knows every decision of the call tells them all.
      * @param requests the limits the call must pass
-     * @param alsoTell told about this call's decisions, or {@code null}
+     * @param listener told about this call's decisions, or {@code null}
      * @return the binding decision
      * @since 0.1.0
      */
     default CompletionStage<Decision> tryAcquireAsync(List<LimitRequest> requests,
-            @Nullable RateLimitListener alsoTell) {
+            @Nullable RateLimitListener listener) {
         CompletionStage<Decision> decided = tryAcquireAsync(requests);
-        if (alsoTell == null) {
+        if (listener == null) {
             return decided;
         }
         return decided.thenApply(decision -> {
-            tell(alsoTell, requests, decision);
+            tell(listener, requests, decision);
             return decision;
         });
     }

@@ -57,7 +57,7 @@ final class CallContext implements EvaluationContext {
         }
         int index = this.calls.index(name);
         if (index < 0 && name.equals(Calls.CLIENT_IP)) {
-            return ClientAddresses.current();
+            return WebRequests.current();
         }
         return Calls.argument(this.args, index);
     }

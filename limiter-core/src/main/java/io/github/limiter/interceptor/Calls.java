@@ -30,7 +30,7 @@ final class Calls {
 
     static final String METHOD = "method";
 
-    /** The client's address in a web request (see {@link ClientAddresses}); a parameter of that name wins. */
+    /** The client's address in a web request (see {@link WebRequests}); a parameter of that name wins. */
     static final String CLIENT_IP = "clientIp";
 
     private final StandardEvaluationContext shared;

@@ -13,7 +13,7 @@ import org.springframework.core.ReactiveTypeDescriptor;
  * a method is decided when it is called, where nothing tells which request the call serves; Spring
  * WebFlux then adapts the future to a Reactor publisher through its {@link ReactiveAdapterRegistry}.
  * With the adapter registered here, that publisher tells the {@link RateLimitListener} of its
- * subscriber's Reactor context (under the key {@code RateLimitListener.class}) the call's decision,
+ * subscriber's Reactor context (under {@link RateLimitAdvisor#CALL_LISTENER_ATTRIBUTE}) the call's decision,
  * as a limited {@code Mono} or {@code Flux} does: the starter's reactive web support writes it into
  * the response's rate-limit headers. Needs Reactor on the classpath.
  * {@link RateLimitAdvisor#registerFutureAdapter} is how other packages reach it.
@@ -38,7 +38,7 @@ final class LimitedFutures {
     private static Mono<?> toPublisher(Object source) {
         ListenedFuture<?> future = (ListenedFuture<?>) source;
         return Mono.deferContextual(context -> {
-            RateLimitListener listener = context.getOrDefault(RateLimitListener.class, null);
+            RateLimitListener listener = context.getOrDefault(RateLimitAdvisor.CALL_LISTENER_ATTRIBUTE, null);
             if (listener != null) {
                 future.listen(listener);
             }

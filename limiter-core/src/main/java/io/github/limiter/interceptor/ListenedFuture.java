@@ -36,7 +36,7 @@ final class ListenedFuture<T> extends CompletableFuture<T> implements RateLimitL
     /** Tells the listener this call's decision, now if it has been made, else when it is. */
     void listen(RateLimitListener listener) {
         State before = this.state
-            .getAndUpdate(current -> new State(current.decided(), Listeners.both(current.listener(), listener)));
+            .getAndUpdate(current -> new State(current.decided(), CallListener.both(current.listener(), listener)));
         if (before.decided() != null) {
             before.decided().tell(listener);
         }

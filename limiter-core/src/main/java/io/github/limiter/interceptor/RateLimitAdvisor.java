@@ -60,6 +60,15 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      */
     public static final String CLIENT_IP_ATTRIBUTE = "io.github.limiter.clientIp";
 
+    /**
+     * Where a web request keeps the listener of the decisions of the limited calls made for it: a
+     * request attribute in Spring MVC, an entry of the subscriber's Reactor context in Spring
+     * WebFlux. The listener is told every decision of every limited call made in the request,
+     * whatever the method returns, on whatever thread the decision completes: the Spring Boot
+     * starter's web support puts one there, which writes the rate-limit headers.
+     */
+    public static final String CALL_LISTENER_ATTRIBUTE = "io.github.limiter.callListener";
+
     private final transient LimitSpecs specs;
 
     private final transient Advice advice;
@@ -119,10 +128,7 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
         // the RateLimitListener beans hear of limits skipped for a blank key; looked up on the first skip
         Supplier<List<RateLimitListener>> listeners = SingletonSupplier.of(() -> (beanFactory != null)
                 ? beanFactory.getBeanProvider(RateLimitListener.class).orderedStream().toList() : List.of());
-        // asked for a listener on the calling thread of each call decided without blocking
-        Supplier<List<CallListenerSource>> callListeners = SingletonSupplier.of(() -> (beanFactory != null)
-                ? beanFactory.getBeanProvider(CallListenerSource.class).orderedStream().toList() : List.of());
-        this.advice = new RateLimitInterceptor(this.specs, SingletonSupplier.of(rateLimiter), once, listeners, callListeners,
+        this.advice = new RateLimitInterceptor(this.specs, SingletonSupplier.of(rateLimiter), once, listeners,
                 this.overrides);
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);
@@ -184,7 +190,7 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      * Registers, with a framework's registry, the adapter of the {@code CompletableFuture}s that
      * limited methods return: the publisher a framework such as Spring WebFlux adapts one to tells
      * the {@link RateLimitListener} of its subscriber's Reactor context (under the key
-     * {@code RateLimitListener.class}) the call's decision, as a limited {@code Mono} or
+     * {@link #CALL_LISTENER_ATTRIBUTE}) the call's decision, as a limited {@code Mono} or
      * {@code Flux} does, so that the starter's reactive web support can write it into the
      * response's rate-limit headers. Every other {@code CompletionStage} keeps the registry's own
      * adapter. Needs Reactor on the classpath.

@@ -61,18 +61,15 @@ final class RateLimitInterceptor implements MethodInterceptor {
 
     private final Supplier<List<RateLimitListener>> listeners;
 
-    private final Supplier<List<CallListenerSource>> callListeners;
-
     private final PolicyOverrides overrides;
 
     RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter,
             Supplier<RateLimitAdvisor.Settings> settings, Supplier<List<RateLimitListener>> listeners,
-            Supplier<List<CallListenerSource>> callListeners, PolicyOverrides overrides) {
+            PolicyOverrides overrides) {
         this.specs = specs;
         this.rateLimiter = rateLimiter;
         this.settings = settings;
         this.listeners = listeners;
-        this.callListeners = callListeners;
         this.overrides = overrides;
     }
 
@@ -87,12 +84,12 @@ final class RateLimitInterceptor implements MethodInterceptor {
         Returns.Kind kind = limits.returns().kind();
         if (kind == Returns.Kind.PUBLISHER && limits.readsClientIp()) {
             // resolved per subscription, where a reactive web request's address is known
-            RateLimitListener forThisCall = listenerForThisCall();
+            RateLimitListener ofRequest = WebRequests.callListener();
             Object[] args = invocation.getArguments();
             return ReactiveCalls.perSubscription(invocation, limits,
-                    (address) -> ClientAddresses.within(address, () -> requests(limits, method, args)),
+                    (address) -> WebRequests.within(address, () -> requests(limits, method, args)),
                     (sameLimits, sameRequests, fromContext) -> decideAsync(sameLimits, sameRequests,
-                            Listeners.both(forThisCall, fromContext)),
+                            CallListener.both(ofRequest, fromContext)),
                     () -> settlement(limits, invocation));
         }
         List<LimitRequest> requests;
@@ -112,14 +109,14 @@ final class RateLimitInterceptor implements MethodInterceptor {
         }
         return switch (kind) {
             case VALUE -> decideHere(invocation, limits, requests);
-            case COMPLETION_STAGE -> decideWithoutBlocking(invocation, limits, requests, listenerForThisCall(),
+            case COMPLETION_STAGE -> decideWithoutBlocking(invocation, limits, requests, WebRequests.callListener(),
                     settlement(limits, invocation));
             case PUBLISHER -> {
-                RateLimitListener forThisCall = listenerForThisCall();
+                RateLimitListener ofRequest = WebRequests.callListener();
                 List<LimitRequest> resolved = requests;
                 yield ReactiveCalls.perSubscription(invocation, limits, (address) -> resolved,
                         (sameLimits, sameRequests, fromContext) -> decideAsync(sameLimits, sameRequests,
-                                Listeners.both(forThisCall, fromContext)),
+                                CallListener.both(ofRequest, fromContext)),
                         () -> settlement(limits, invocation));
             }
         };
@@ -129,20 +126,6 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private @Nullable Settlement settlement(MethodLimits limits, MethodInvocation invocation) {
         return limits.settles() ? new Settlement(limits, invocation.getMethod(), invocation.getArguments(),
                 this.rateLimiter.get()) : null;
-    }
-
-    /** What the {@link CallListenerSource} beans give on the calling thread, for a call decided elsewhere. */
-    private @Nullable RateLimitListener listenerForThisCall() {
-        RateLimitListener found = null;
-        for (CallListenerSource source : this.callListeners.get()) {
-            try {
-                found = Listeners.both(found, source.listenerForCurrentCall());
-            }
-            catch (RuntimeException ex) {
-                logger.error("Call listener source " + source + " failed", ex);
-            }
-        }
-        return found;
     }
 
     private List<LimitRequest> requests(MethodLimits limits, Method method, @Nullable Object[] args) {
@@ -188,7 +171,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
         Settlement settlement = settlement(limits, invocation);
         Decision decision;
         try {
-            decision = this.rateLimiter.get().tryAcquire(requests, settlement);
+            decision = this.rateLimiter.get().tryAcquire(requests, CallListener.both(WebRequests.callListener(),
+                    settlement));
         }
         catch (DataAccessException ex) {
             // Redis could not decide. The script may still have run, so it is never retried: the
@@ -233,10 +217,10 @@ final class RateLimitInterceptor implements MethodInterceptor {
      * wrapped in a {@link CompletionException} built for each refused call.
      */
     private CompletableFuture<Object> decideWithoutBlocking(MethodInvocation invocation, MethodLimits limits,
-            List<LimitRequest> requests, @Nullable RateLimitListener alsoTell, @Nullable Settlement settlement) {
+            List<LimitRequest> requests, @Nullable RateLimitListener ofRequest, @Nullable Settlement settlement) {
         // tells its decision to listeners that come once the method has returned (see LimitedFutures)
         ListenedFuture<Object> result = new ListenedFuture<>();
-        RateLimitListener listener = Listeners.both(Listeners.both(alsoTell, result), settlement);
+        RateLimitListener listener = CallListener.both(CallListener.both(ofRequest, result), settlement);
         decideAsync(limits, requests, listener).whenComplete((decision, failure) -> {
             if (failure != null) {
                 result.completeExceptionally(unwrap(failure));
@@ -292,12 +276,12 @@ final class RateLimitInterceptor implements MethodInterceptor {
     /**
      * Decides without blocking; a failure to reach Redis becomes the on-failure decision, as on the
      * blocking path.
-     * @param alsoTell told about this call's decisions, such as the reactive web support, or null
+     * @param listener told about this call's decisions (the web request's, a settlement), or null
      */
     CompletionStage<Decision> decideAsync(MethodLimits limits, List<LimitRequest> requests,
-            @Nullable RateLimitListener alsoTell) {
+            @Nullable RateLimitListener listener) {
         RateLimiter limiter = this.rateLimiter.get();
-        CompletionStage<Decision> decided = limiter.tryAcquireAsync(requests, alsoTell);
+        CompletionStage<Decision> decided = limiter.tryAcquireAsync(requests, listener);
         return decided.handle((decision, failure) -> {
             if (failure == null) {
                 return decision;

@@ -26,9 +26,9 @@ import org.springframework.core.ReactiveAdapter;
  * subscribes to what it returns. A refusal is an error signal carrying
  * {@link RateLimitExceededException}, or the fallback's result.
  *
- * <p>A {@link RateLimitListener} found in the subscriber's Reactor context under the key
- * {@code RateLimitListener.class} is told about the decisions made for it: the reactive web support
- * puts the response's headers there. An observation in the context (Spring WebFlux's of the request)
+ * <p>A {@link RateLimitListener} found in the subscriber's Reactor context under
+ * {@link RateLimitAdvisor#CALL_LISTENER_ATTRIBUTE} is told about the decisions made for it: the
+ * reactive web support puts the response's headers there. An observation in the context (Spring WebFlux's of the request)
  * is the parent of the decision's. Only loaded when Reactor is on the classpath.
  */
 final class ReactiveCalls {
@@ -38,7 +38,7 @@ final class ReactiveCalls {
     interface Decide {
 
         CompletionStage<Decision> decide(MethodLimits limits, List<LimitRequest> requests,
-                @Nullable RateLimitListener alsoTell);
+                @Nullable RateLimitListener listener);
 
     }
 
@@ -48,7 +48,7 @@ final class ReactiveCalls {
     /**
      * The result of a limited call, decided per subscription.
      * @param requests the call's limits, from the client's address the subscriber's context holds
-     * (see {@link ClientAddresses}); none if every limit was skipped for a blank key
+     * (see {@link WebRequests}); none if every limit was skipped for a blank key
      */
     static Object perSubscription(MethodInvocation invocation, MethodLimits limits,
             Function<@Nullable String, List<LimitRequest>> requests, Decide decide,
@@ -101,7 +101,7 @@ final class ReactiveCalls {
 
     private static Mono<Decision> decision(MethodLimits limits, List<LimitRequest> requests, Decide decide,
             ContextView context, @Nullable Settlement settlement) {
-        RateLimitListener listener = Listeners.both(context.getOrDefault(RateLimitListener.class, null), settlement);
+        RateLimitListener listener = CallListener.both(context.getOrDefault(RateLimitAdvisor.CALL_LISTENER_ATTRIBUTE, null), settlement);
         return Mono.fromCompletionStage(ObservationParents.within(context,
                 () -> decide.decide(limits, requests, listener)));
     }

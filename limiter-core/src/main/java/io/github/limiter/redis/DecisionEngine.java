@@ -67,11 +67,11 @@ final class DecisionEngine {
 
     /**
      * Decides a call. With a blocking runner the future has completed when this returns.
-     * @param alsoTell one more listener for this call only, or {@code null}
+     * @param callListener one more listener for this call only, or {@code null}
      * @return the binding decision; failed with the runner's failure, unwrapped
      */
     CompletableFuture<Decision> decide(List<LimitRequest> requests, ScriptRunner<? super DecisionCall> runner,
-            @Nullable RateLimitListener alsoTell) {
+            @Nullable RateLimitListener callListener) {
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("A call must be under at least one limit");
         }
@@ -80,7 +80,7 @@ final class DecisionEngine {
         for (int i = 0; i < stateKeys.length; i++) {
             stateKeys[i] = stateKey(requests.get(i));
         }
-        Decision refused = refuseFromMemory(requests, stateKeys, alsoTell);
+        Decision refused = refuseFromMemory(requests, stateKeys, callListener);
         if (refused != null) {
             return CompletableFuture.completedFuture(refused);
         }
@@ -95,12 +95,12 @@ final class DecisionEngine {
             Duration latency = Duration.ofNanos(System.nanoTime() - start);
             if (failure != null) {
                 Throwable cause = unwrap(failure);
-                failed(requests, cause, latency, alsoTell);
+                failed(requests, cause, latency, callListener);
                 result.completeExceptionally(cause);
                 return;
             }
             try {
-                result.complete(decided(requests, stateKeys, decisions, latency, alsoTell));
+                result.complete(decided(requests, stateKeys, decisions, latency, callListener));
             }
             catch (RuntimeException ex) {
                 result.completeExceptionally(ex);
@@ -191,7 +191,7 @@ final class DecisionEngine {
     }
 
     private @Nullable Decision refuseFromMemory(List<LimitRequest> requests, String[] stateKeys,
-            @Nullable RateLimitListener alsoTell) {
+            @Nullable RateLimitListener callListener) {
         if (this.localRefusals == null) {
             return null;
         }
@@ -201,7 +201,7 @@ final class DecisionEngine {
                     ? this.localRefusals.refuse(stateKeys[i], request) : null;
             if (refused != null) {
                 // decided from memory: only this limit is reported, with no Redis latency
-                notify(alsoTell, listener -> listener.onDecision(List.of(request), List.of(refused), refused,
+                notify(callListener, listener -> listener.onDecision(List.of(request), List.of(refused), refused,
                         Duration.ZERO));
                 return refused;
             }
@@ -280,7 +280,7 @@ final class DecisionEngine {
     }
 
     private Decision decided(List<LimitRequest> requests, String[] stateKeys, List<Decision> decisions,
-            Duration latency, @Nullable RateLimitListener alsoTell) {
+            Duration latency, @Nullable RateLimitListener callListener) {
         this.failures.succeeded();
         repliedAgain();
         if (this.localRefusals != null) {
@@ -292,15 +292,15 @@ final class DecisionEngine {
         if (logger.isDebugEnabled()) {
             logger.debug("Decided " + decisions + " in " + latency.toNanos() / 1000 + " us");
         }
-        notify(alsoTell, listener -> listener.onDecision(requests, decisions, binding, latency));
+        notify(callListener, listener -> listener.onDecision(requests, decisions, binding, latency));
         return binding;
     }
 
     private void failed(List<LimitRequest> requests, Throwable cause, Duration latency,
-            @Nullable RateLimitListener alsoTell) {
+            @Nullable RateLimitListener callListener) {
         this.failures.failed(cause);
         if (cause instanceof RuntimeException exception) {
-            notify(alsoTell, listener -> listener.onError(requests, exception, latency));
+            notify(callListener, listener -> listener.onError(requests, exception, latency));
         }
     }
 
@@ -317,12 +317,12 @@ final class DecisionEngine {
         return indexes.stream().map(i -> stateKeys[i]).toArray(String[]::new);
     }
 
-    private void notify(@Nullable RateLimitListener alsoTell, Consumer<RateLimitListener> call) {
+    private void notify(@Nullable RateLimitListener callListener, Consumer<RateLimitListener> call) {
         for (RateLimitListener listener : this.listeners) {
             tell(listener, call);
         }
-        if (alsoTell != null) {
-            tell(alsoTell, call);
+        if (callListener != null) {
+            tell(callListener, call);
         }
     }
 

@@ -96,9 +96,9 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
 
     /** {@inheritDoc} <p>This limiter tells the listener of every decision of the call, after its own listeners. */
     @Override
-    public Decision tryAcquire(List<LimitRequest> requests, @Nullable RateLimitListener alsoTell) {
+    public Decision tryAcquire(List<LimitRequest> requests, @Nullable RateLimitListener listener) {
         return DecisionEngine.join(this.observations.observe(requests,
-                () -> this.engine.decide(requests, this.runners.waiting(), alsoTell)));
+                () -> this.engine.decide(requests, this.runners.waiting(), listener)));
     }
 
     /**
@@ -120,9 +120,9 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
      */
     @Override
     public CompletionStage<Decision> tryAcquireAsync(List<LimitRequest> requests,
-            @Nullable RateLimitListener alsoTell) {
+            @Nullable RateLimitListener listener) {
         try {
-            return this.observations.observe(requests, () -> this.engine.decide(requests, this.runners.nonBlocking(), alsoTell));
+            return this.observations.observe(requests, () -> this.engine.decide(requests, this.runners.nonBlocking(), listener));
         }
         catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);

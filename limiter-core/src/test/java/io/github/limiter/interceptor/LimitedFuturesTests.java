@@ -52,7 +52,7 @@ class LimitedFuturesTests {
     @Test
     void aSubscriberLearnsADecisionMadeAfterItCameOnce() {
         ListenedFuture<String> future = new ListenedFuture<>();
-        Mono<String> answer = adapt(future).contextWrite(context -> context.put(RateLimitListener.class, this.listener));
+        Mono<String> answer = adapt(future).contextWrite(context -> context.put(RateLimitAdvisor.CALL_LISTENER_ATTRIBUTE, this.listener));
         CompletableFuture<String> subscribed = answer.toFuture();
         assertThat(this.told).isEmpty();
         future.onDecision(List.of(), List.of(DECISION), DECISION, Duration.ZERO);
@@ -79,7 +79,7 @@ class LimitedFuturesTests {
     }
 
     private String subscribe(ListenedFuture<String> future) {
-        return adapt(future).contextWrite(context -> context.put(RateLimitListener.class, this.listener))
+        return adapt(future).contextWrite(context -> context.put(RateLimitAdvisor.CALL_LISTENER_ATTRIBUTE, this.listener))
             .block(Duration.ofSeconds(1));
     }
 

@@ -174,7 +174,7 @@ class ReactiveMethodsIntegrationTests {
                 told.add(binding);
             }
         };
-        StepVerifier.create(answers.answer("grace").contextWrite(context -> context.put(RateLimitListener.class,
+        StepVerifier.create(answers.answer("grace").contextWrite(context -> context.put(RateLimitAdvisor.CALL_LISTENER_ATTRIBUTE,
                 listener))).expectNextCount(1).expectComplete().verify(WAIT);
         assertThat(told).singleElement().satisfies(decision -> assertThat(decision.count()).isEqualTo(1));
         StepVerifier.create(answers.answer("grace")).expectNextCount(1).expectComplete().verify(WAIT);

@@ -39,29 +39,16 @@ public final class LimiterWebMvcAutoConfiguration {
         return RateLimitExceptionHandler.of(properties.getWeb());
     }
 
+    // before the handler runs: the client's address for #clientIp, and the listener that puts the
+    // request's decisions in the rate-limit headers
     @Bean
-    @ConditionalOnMissingBean
-    RateLimitHeadersListener rateLimitHeadersListener(LimiterProperties properties) {
-        return new RateLimitHeadersListener(properties.getWeb().getHeaders());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    AsyncRateLimitHeaders asyncRateLimitHeaders(LimiterProperties properties) {
-        return new AsyncRateLimitHeaders(properties.getWeb().getHeaders());
-    }
-
-    // sets the headers kept by AsyncRateLimitHeaders when a handler's asynchronous result is
-    // written, and the client's address for #clientIp before the handler runs
-    @Bean
-    WebMvcConfigurer limiterWebMvcConfigurer(ObjectProvider<AsyncRateLimitHeaders> headers,
-            LimiterProperties properties) {
+    WebMvcConfigurer limiterWebMvcConfigurer(LimiterProperties properties) {
         return new WebMvcConfigurer() {
 
             @Override
             public void addInterceptors(InterceptorRegistry registry) {
                 registry.addInterceptor(new ClientAddressInterceptor(properties.getWeb().getClientIpv6Prefix()));
-                headers.ifAvailable(registry::addInterceptor);
+                registry.addInterceptor(new RateLimitHeadersInterceptor(properties.getWeb().getHeaders()));
             }
 
         };

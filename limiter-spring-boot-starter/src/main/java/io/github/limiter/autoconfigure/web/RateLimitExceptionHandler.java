@@ -18,8 +18,11 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * Answers a call over its limit with 429, or a banned key's call with the configured ban status,
@@ -31,6 +34,9 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 @RestControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
 class RateLimitExceptionHandler {
+
+    private static final boolean SERVLET = ClassUtils.isPresent("jakarta.servlet.http.HttpServletResponse",
+            RateLimitExceptionHandler.class.getClassLoader());
 
     private final HttpStatusCode banStatus;
 
@@ -88,7 +94,10 @@ class RateLimitExceptionHandler {
         problem.setProperty("retryAfter", retryAfterSeconds);
         problem.setProperty("banned", ex.isBanned());
         HttpHeaders responseHeaders = new HttpHeaders();
-        RateLimitHeaders.of(this.headers, List.of(), List.of(), ex.getDecision()).forEach(responseHeaders::set);
+        if (!headersWritten()) {
+            // a refusal no limited call of this request reported: RateLimitExceededException thrown by code
+            RateLimitHeaders.of(this.headers, List.of(), List.of(), ex.getDecision()).forEach(responseHeaders::set);
+        }
         responseHeaders.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         return ResponseEntity.status(status).headers(responseHeaders).body(problem);
     }
@@ -100,6 +109,28 @@ class RateLimitExceptionHandler {
             case BANNED -> "Banned for going past " + ex.getLimit() + " calls per window." + retry;
             case LIMITER_UNAVAILABLE -> "The rate limiter cannot decide right now." + retry;
         };
+    }
+
+    /**
+     * Whether the rate-limit headers are on the response already: in Spring MVC, the refused call's
+     * decision set them (see {@code RateLimitHeadersInterceptor}); the answer must not carry them
+     * twice, as Spring Framework 6 would write the entity's headers beside the response's. In
+     * Spring WebFlux the request's filter sets them as the response is committed, over any of
+     * these.
+     */
+    private static boolean headersWritten() {
+        return SERVLET && ServletResponse.hasRateLimitHeaders();
+    }
+
+    /** Only loaded where the Servlet API is: a WebFlux application may have none. */
+    private static final class ServletResponse {
+
+        static boolean hasRateLimitHeaders() {
+            return RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes servlet
+                    && servlet.getResponse() != null && (servlet.getResponse().containsHeader("X-RateLimit-Limit")
+                            || servlet.getResponse().containsHeader("RateLimit"));
+        }
+
     }
 
     /** Whole seconds, rounded up so a client that waits that long is allowed, and at least 1. */

@@ -7,6 +7,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -19,7 +20,7 @@ import org.springframework.web.server.WebFilterChain;
 /**
  * Adds the rate-limit headers to the responses of reactive web applications. A reactive request
  * has no thread of its own to find it by, so each request's subscription carries a listener in its
- * Reactor context (under {@code RateLimitListener.class}), which the limited methods subscribed
+ * Reactor context (under {@link RateLimitAdvisor#CALL_LISTENER_ATTRIBUTE}), which the limited methods subscribed
  * within tell about their decisions; the latest is written into the response just before it is
  * committed, allowed or refused alike.
  */
@@ -41,7 +42,8 @@ class RateLimitHeadersWebFilter implements WebFilter, Ordered {
             latest.writeTo(this.headers, exchange.getResponse().getHeaders());
             return Mono.empty();
         });
-        return chain.filter(exchange).contextWrite(context -> context.put(RateLimitListener.class, latest));
+        return chain.filter(exchange)
+            .contextWrite(context -> context.put(RateLimitAdvisor.CALL_LISTENER_ATTRIBUTE, latest));
     }
 
     @Override

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-class ListenersTests {
+class CallListenerTests {
 
     private static final Decision DECISION = new Decision("id", "key", Outcome.ALLOWED, 3, 1, 2, Duration.ZERO,
             Duration.ofSeconds(60), false, false, false);
@@ -22,9 +22,9 @@ class ListenersTests {
     void noneOrOneIsItself() {
         RateLimitListener one = new RateLimitListener() {
         };
-        assertThat(Listeners.both(null, null)).isNull();
-        assertThat(Listeners.both(one, null)).isSameAs(one);
-        assertThat(Listeners.both(null, one)).isSameAs(one);
+        assertThat(CallListener.both(null, null)).isNull();
+        assertThat(CallListener.both(one, null)).isSameAs(one);
+        assertThat(CallListener.both(null, one)).isSameAs(one);
     }
 
     @Test
@@ -49,7 +49,7 @@ class ListenersTests {
             }
 
         };
-        RateLimitListener both = Listeners.both(failing, second);
+        RateLimitListener both = CallListener.both(failing, second);
         assertThatIllegalStateException()
             .isThrownBy(() -> both.onDecision(List.of(), List.of(DECISION), DECISION, Duration.ZERO))
             .withMessage("first failed");

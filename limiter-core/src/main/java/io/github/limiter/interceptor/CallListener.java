@@ -10,10 +10,15 @@ import io.github.limiter.RateLimitListener;
 
 import org.jspecify.annotations.Nullable;
 
-/** Two listeners of one call told as one; each is told even if the other throws. */
-final class Listeners {
+/**
+ * What one call's decisions go to, besides the limiter's own listeners: the web request's listener
+ * (the rate-limit headers, see {@link RateLimitAdvisor#CALL_LISTENER_ATTRIBUTE}), the settlement of
+ * a cost known after the call, the future a framework listens to later. Two are told as one, each
+ * even if the other throws.
+ */
+final class CallListener {
 
-    private Listeners() {
+    private CallListener() {
     }
 
     static @Nullable RateLimitListener both(@Nullable RateLimitListener first, @Nullable RateLimitListener second) {

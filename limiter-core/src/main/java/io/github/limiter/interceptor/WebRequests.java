@@ -2,6 +2,7 @@ package io.github.limiter.interceptor;
 
 import java.util.function.Supplier;
 
+import io.github.limiter.RateLimitListener;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
@@ -9,23 +10,30 @@ import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 
 /**
- * The value of {@code #clientIp}: the client's address of the web request a call is made in, as
- * the Spring Boot starter's web support puts it under {@link RateLimitAdvisor#CLIENT_IP_ATTRIBUTE}:
- * a request attribute in Spring MVC, found through the request's thread; an entry of the
- * subscriber's Reactor context in Spring WebFlux, which a reactive method's keys are resolved
- * within ({@link #within}). {@code null} outside a web request.
+ * What the web request a call is made in gives the call, as the Spring Boot starter's web support
+ * puts it there: a request attribute in Spring MVC, found through the request's thread; an entry of
+ * the subscriber's Reactor context in Spring WebFlux. The value of {@code #clientIp}, the client's
+ * address ({@link RateLimitAdvisor#CLIENT_IP_ATTRIBUTE}), which a reactive method's keys are
+ * resolved within ({@link #within}); and the request's listener of decisions
+ * ({@link RateLimitAdvisor#CALL_LISTENER_ATTRIBUTE}). {@code null} outside a web request.
  */
-final class ClientAddresses {
+final class WebRequests {
 
     private static final boolean SPRING_WEB = ClassUtils.isPresent(
-            "org.springframework.web.context.request.RequestContextHolder", ClientAddresses.class.getClassLoader());
+            "org.springframework.web.context.request.RequestContextHolder", WebRequests.class.getClassLoader());
 
     // the address of the reactive request whose keys are being resolved on this thread, if any
     private static final ThreadLocal<String> resolving = new ThreadLocal<>();
 
-    private ClientAddresses() {
+    private WebRequests() {
     }
 
+    /** The listener the Spring MVC request being served on this thread has for its calls' decisions. */
+    static @Nullable RateLimitListener callListener() {
+        return SPRING_WEB ? FromRequest.callListener() : null;
+    }
+
+    /** The value of {@code #clientIp}: the address of the request the call is made in, or {@code null}. */
     static @Nullable String current() {
         String within = resolving.get();
         if (within != null) {
@@ -64,6 +72,12 @@ final class ClientAddresses {
             RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
             return (attributes != null && attributes.getAttribute(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE,
                     RequestAttributes.SCOPE_REQUEST) instanceof String address) ? address : null;
+        }
+
+        static @Nullable RateLimitListener callListener() {
+            RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+            return (attributes != null && attributes.getAttribute(RateLimitAdvisor.CALL_LISTENER_ATTRIBUTE,
+                    RequestAttributes.SCOPE_REQUEST) instanceof RateLimitListener listener) ? listener : null;
         }
 
     }
