@@ -58,7 +58,8 @@ class RedisRateLimiterConfiguration {
     RedisRateLimiter rateLimiter(LimiterRedisConnection connection, LimiterProperties properties,
             ObjectProvider<RateLimitListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
             ObjectProvider<DecisionObservationConvention> observationConvention,
-            ApplicationEventPublisher eventPublisher, LimiterTasks tasks) {
+            ApplicationEventPublisher eventPublisher, LimiterTasks tasks,
+            ObjectProvider<RedisRateLimiterBuilderCustomizer> customizers) {
         LimiterLocalCacheProperties localCache = properties.getLocalCache();
         LimiterRedisProperties.Coalescing coalescing = properties.getRedis().getCoalescing();
         // A template of its own, so the application's template customisations cannot change how
@@ -88,6 +89,7 @@ class RedisRateLimiterConfiguration {
         if (registry != null && registry != ObservationRegistry.NOOP) {
             limiter.observations(registry, observationConvention.getIfUnique());
         }
+        customizers.orderedStream().forEach((customizer) -> customizer.customize(limiter));
         RedisRateLimiter built = limiter.build();
         connection.whenOpen(built::connectionOpened);
         connection.onPubSubConnectionLost(built::subscriptionConnectionLost);

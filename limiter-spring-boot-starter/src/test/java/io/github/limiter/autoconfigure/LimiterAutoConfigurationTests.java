@@ -24,6 +24,7 @@ import io.github.limiter.observation.DefaultDecisionObservationConvention;
 import io.github.limiter.reactive.ReactiveRateLimiter;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.redis.RedisRateLimiterBuilder;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.WithRedis;
 import io.micrometer.observation.ObservationRegistry;
@@ -39,6 +40,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.core.Ordered;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -214,6 +216,46 @@ class LimiterAutoConfigurationTests {
                         .isEqualTo(normalized ? 2 : 1);
                 });
         }
+    }
+
+    @Test
+    void appliesTheBuilderCustomizersInOrderAfterTheProperties(EmbeddedRedis redis) {
+        String configured = "configured-" + UUID.randomUUID() + ":";
+        String customized = "customized-" + UUID.randomUUID() + ":";
+        List<String> applied = new ArrayList<>();
+        this.runner
+            .withPropertyValues("spring.data.redis.port=" + redis.port(), "spring.data.redis.host=" + redis.host(),
+                    "limiter.key-prefix=" + configured)
+            .withBean("second", RedisRateLimiterBuilderCustomizer.class, () -> new OrderedCustomizer(2, (builder) -> {
+                applied.add("second");
+                builder.keyPrefix(customized);
+            }))
+            .withBean("first", RedisRateLimiterBuilderCustomizer.class, () -> new OrderedCustomizer(1,
+                    (builder) -> applied.add("first")))
+            .run(context -> {
+                assertThat(context.getBean(RateLimiter.class).tryAcquire("orders", "42", 5, Duration.ofMinutes(1))
+                    .allowed()).isTrue();
+                StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+                assertThat(template.hasKey(customized + "{orders:42}")).as("the customizer's prefix").isTrue();
+                assertThat(template.hasKey(configured + "{orders:42}")).as("the property's prefix").isFalse();
+                assertThat(applied).containsExactly("first", "second");
+            });
+    }
+
+    /** A customizer in the order Spring sorts beans by. */
+    private record OrderedCustomizer(int order, RedisRateLimiterBuilderCustomizer delegate)
+            implements RedisRateLimiterBuilderCustomizer, Ordered {
+
+        @Override
+        public void customize(RedisRateLimiterBuilder builder) {
+            this.delegate.customize(builder);
+        }
+
+        @Override
+        public int getOrder() {
+            return this.order;
+        }
+
     }
 
     @Test
