@@ -22,7 +22,7 @@ import org.springframework.expression.Expression;
  * @param expression the parsed expression
  * @param calls the method's arguments, as SpEL sees them
  */
-record ActualCost(String text, Expression expression, Calls calls) {
+record ActualCost(String text, Expression expression, CallVariables calls) {
 
     /** The call's result: the method's return value, or what its future or {@code Mono} completed with. */
     static final String RESULT = "result";

@@ -8,7 +8,7 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
 /**
- * The classes whose presence decides how a limited method's calls are decided ({@link Returns},
+ * The classes whose presence decides how a limited method's calls are decided ({@link ReturnType},
  * {@link RateLimitInterceptor}): looked up by name, which a native image answers only for types
  * registered for reflection. The limited methods and their fallbacks are the application's, and
  * registered per bean ({@link RateLimitBeanRegistrationAotProcessor}). Registered in

@@ -29,7 +29,7 @@ final class CallContext implements EvaluationContext {
 
     private final StandardEvaluationContext shared;
 
-    private final Calls calls;
+    private final CallVariables calls;
 
     private final Method method;
 
@@ -37,7 +37,7 @@ final class CallContext implements EvaluationContext {
 
     private @Nullable Map<String, @Nullable Object> assigned;
 
-    CallContext(StandardEvaluationContext shared, Calls calls, Method method, @Nullable Object[] args) {
+    CallContext(StandardEvaluationContext shared, CallVariables calls, Method method, @Nullable Object[] args) {
         this.shared = shared;
         this.calls = calls;
         this.method = method;
@@ -49,17 +49,17 @@ final class CallContext implements EvaluationContext {
         if (this.assigned != null && this.assigned.containsKey(name)) {
             return this.assigned.get(name);
         }
-        if (name.equals(Calls.ARGS)) {
+        if (name.equals(CallVariables.ARGS)) {
             return this.calls.arguments(this.args);
         }
-        if (name.equals(Calls.METHOD)) {
+        if (name.equals(CallVariables.METHOD)) {
             return this.method;
         }
         int index = this.calls.index(name);
-        if (index < 0 && name.equals(Calls.CLIENT_IP)) {
+        if (index < 0 && name.equals(CallVariables.CLIENT_IP)) {
             return WebRequests.current();
         }
-        return Calls.argument(this.args, index);
+        return CallVariables.argument(this.args, index);
     }
 
     @Override

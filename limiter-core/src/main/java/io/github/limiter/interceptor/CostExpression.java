@@ -44,7 +44,7 @@ sealed interface CostExpression {
      * @param expression the parsed expression
      * @param calls the method's arguments, as SpEL sees them
      */
-    record Spel(String text, Expression expression, Calls calls) implements CostExpression {
+    record Spel(String text, Expression expression, CallVariables calls) implements CostExpression {
 
         @Override
         public long resolve(Method method, @Nullable Object[] args) {

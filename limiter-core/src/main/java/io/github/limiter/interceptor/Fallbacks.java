@@ -29,7 +29,7 @@ final class Fallbacks {
      * The method's limits with their fallback, if the annotations name one.
      * @throws InvalidRateLimitException if they name several, or one that does not exist
      */
-    static MethodLimits limits(List<LimitSpec> specs, Returns returns, Set<RateLimit> annotations, Method method,
+    static MethodLimits limits(List<LimitSpec> specs, ReturnType returns, Set<RateLimit> annotations, Method method,
             Class<?> targetClass) {
         Set<String> names = new TreeSet<>();
         annotations.stream().map(RateLimit::fallback).filter(name -> !name.isBlank()).forEach(names::add);

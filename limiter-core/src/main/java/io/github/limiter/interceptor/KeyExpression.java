@@ -66,7 +66,7 @@ sealed interface KeyExpression {
 
         @Override
         public @Nullable String resolve(Method method, @Nullable Object[] args) {
-            return key(Calls.argument(args, this.index));
+            return key(CallVariables.argument(args, this.index));
         }
 
     }
@@ -80,7 +80,7 @@ sealed interface KeyExpression {
      * @param calls the method's arguments, as SpEL sees them
      * @param readsClientIp whether it reads {@code #clientIp}
      */
-    record Spel(String text, Expression expression, Calls calls, boolean readsClientIp) implements KeyExpression {
+    record Spel(String text, Expression expression, CallVariables calls, boolean readsClientIp) implements KeyExpression {
 
         @Override
         public @Nullable String resolve(Method method, @Nullable Object[] args) {

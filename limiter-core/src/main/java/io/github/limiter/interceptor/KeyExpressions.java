@@ -77,7 +77,7 @@ final class KeyExpressions {
         }
         Expression parsed = this.parser.parseExpression(expression);
         warnIfItReadsAForwardingHeader(expression, method);
-        Calls calls = new Calls(this.shared, method, this.parameterNames);
+        CallVariables calls = new CallVariables(this.shared, method, this.parameterNames);
         String text = expression.trim();
         if (VARIABLE.matcher(text).matches()) {
             int index = calls.index(text.substring(1));
@@ -118,10 +118,10 @@ final class KeyExpressions {
         if (text.isEmpty() || text.matches("-?\\d{1,18}")) {
             return List.of();
         }
-        Calls calls = new Calls(this.shared, method, this.parameterNames);
+        CallVariables calls = new CallVariables(this.shared, method, this.parameterNames);
         return ExpressionVariables.read(this.parser.parseExpression(text))
             .stream()
-            .filter((name) -> !name.equals(Calls.ARGS) && !name.equals(Calls.METHOD) && !name.equals(Calls.CLIENT_IP)
+            .filter((name) -> !name.equals(CallVariables.ARGS) && !name.equals(CallVariables.METHOD) && !name.equals(CallVariables.CLIENT_IP)
                     && calls.index(name) < 0)
             .toList();
     }
@@ -144,8 +144,8 @@ final class KeyExpressions {
                 : (names == null) ? "the parameter names are not known (compile with -parameters to use them)"
                         : "its parameters are " + Arrays.stream(names).map((name) -> "#" + name)
                             .collect(Collectors.joining(", "));
-        return parameters + "; also " + positional + "#" + Calls.ARGS + ", #" + Calls.METHOD + " and, in web requests, #"
-                + Calls.CLIENT_IP;
+        return parameters + "; also " + positional + "#" + CallVariables.ARGS + ", #" + CallVariables.METHOD + " and, in web requests, #"
+                + CallVariables.CLIENT_IP;
     }
 
     /**
@@ -158,7 +158,7 @@ final class KeyExpressions {
     public ZoneExpression parseZone(String zone, Method method) {
         String text = zone.trim();
         Expression parsed = this.parser.parseExpression(text);
-        Calls calls = new Calls(this.shared, method, this.parameterNames);
+        CallVariables calls = new CallVariables(this.shared, method, this.parameterNames);
         return new ZoneExpression(text, parsed, calls, calls.readsClientIp(parsed));
     }
 
@@ -178,7 +178,7 @@ final class KeyExpressions {
             return new CostExpression.Literal(Long.parseLong(text));
         }
         return new CostExpression.Spel(text, this.parser.parseExpression(text),
-                new Calls(this.shared, method, this.parameterNames));
+                new CallVariables(this.shared, method, this.parameterNames));
     }
 
     /**
@@ -190,7 +190,7 @@ final class KeyExpressions {
      */
     ActualCost parseActualCost(String actualCost, Method method) {
         String text = actualCost.trim();
-        return new ActualCost(text, this.parser.parseExpression(text), new Calls(this.shared, method,
+        return new ActualCost(text, this.parser.parseExpression(text), new CallVariables(this.shared, method,
                 this.parameterNames));
     }
 

@@ -126,7 +126,7 @@ final class LimitSpecs {
             specs.add(spec);
             spec.variants().forEach(this::warnIfLargeSlidingLog);
         }
-        return Optional.of(Fallbacks.limits(List.copyOf(specs), Returns.of(specific, targetClass), annotations,
+        return Optional.of(Fallbacks.limits(List.copyOf(specs), ReturnType.of(specific, targetClass), annotations,
                 specific, targetClass));
     }
 

@@ -27,9 +27,9 @@ import org.springframework.util.ReflectionUtils;
  * (of each policy a call may choose); empty if none does
  */
 record MethodLimits(List<LimitSpec> specs, @Nullable Method fallback, boolean fallbackTakesException,
-        Returns returns, boolean readsClientIp, Map<String, ActualCost> actualCosts) {
+        ReturnType returns, boolean readsClientIp, Map<String, ActualCost> actualCosts) {
 
-    MethodLimits(List<LimitSpec> specs, @Nullable Method fallback, boolean fallbackTakesException, Returns returns) {
+    MethodLimits(List<LimitSpec> specs, @Nullable Method fallback, boolean fallbackTakesException, ReturnType returns) {
         this(specs, fallback, fallbackTakesException, returns,
                 specs.stream().flatMap((spec) -> spec.variants().stream()).anyMatch(MethodLimits::readsClientIp),
                 actualCosts(specs));

@@ -73,7 +73,7 @@ final class RateLimitBeanRegistrationAotProcessor implements BeanRegistrationAot
         }
         methods.add(method);
         try {
-            Method fallback = Fallbacks.limits(List.of(), Returns.VALUE, annotations, method, beanClass).fallback();
+            Method fallback = Fallbacks.limits(List.of(), ReturnType.VALUE, annotations, method, beanClass).fallback();
             if (fallback != null) {
                 methods.add(fallback);
             }

@@ -81,8 +81,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
         if (limits == null) {
             return invocation.proceed();
         }
-        Returns.Kind kind = limits.returns().kind();
-        if (kind == Returns.Kind.PUBLISHER && limits.readsClientIp()) {
+        ReturnType.Kind kind = limits.returns().kind();
+        if (kind == ReturnType.Kind.PUBLISHER && limits.readsClientIp()) {
             // resolved per subscription, where a reactive web request's address is known
             RateLimitListener ofRequest = WebRequests.callListener();
             Object[] args = invocation.getArguments();

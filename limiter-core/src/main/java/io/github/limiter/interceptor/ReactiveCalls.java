@@ -106,7 +106,7 @@ final class ReactiveCalls {
                 () -> decide.decide(limits, requests, listener)));
     }
 
-    static Object error(Returns returns, Throwable error) {
+    static Object error(ReturnType returns, Throwable error) {
         ReactiveAdapter adapter = adapter(returns);
         return adapter.fromPublisher(adapter.isMultiValue() ? Flux.error(error) : Mono.error(error));
     }
@@ -136,7 +136,7 @@ final class ReactiveCalls {
         }
     }
 
-    private static ReactiveAdapter adapter(Returns returns) {
+    private static ReactiveAdapter adapter(ReturnType returns) {
         ReactiveAdapter adapter = returns.adapter();
         if (adapter == null) {
             throw new IllegalStateException("No reactive adapter for " + returns);

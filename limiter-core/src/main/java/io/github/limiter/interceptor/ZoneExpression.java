@@ -19,7 +19,7 @@ import org.springframework.expression.Expression;
  * @param readsClientIp whether it reads {@code #clientIp}, which a reactive call knows only when
  * subscribed to
  */
-record ZoneExpression(String text, Expression expression, Calls calls, boolean readsClientIp) {
+record ZoneExpression(String text, Expression expression, CallVariables calls, boolean readsClientIp) {
 
     /**
      * Resolves the zone of one call.

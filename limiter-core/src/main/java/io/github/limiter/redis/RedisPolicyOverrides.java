@@ -109,7 +109,7 @@ public final class RedisPolicyOverrides implements SmartLifecycle {
     public RedisPolicyOverrides(RedisRateLimiter limiter, PolicyOverrides overrides, Duration pollInterval,
             Duration retention, TaskScheduler scheduler) {
         this(limiter.redis, limiter.keyPrefix, overrides, pollInterval, retention, scheduler);
-        limiter.companions.onMessageOn(this.channel, this::changedElsewhere);
+        limiter.background.onMessageOn(this.channel, this::changedElsewhere);
     }
 
     /**

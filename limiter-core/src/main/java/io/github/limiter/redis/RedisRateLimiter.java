@@ -64,7 +64,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
     private final RedisStartChecks checks;
 
     // set by the builder before the limiter is handed out; until then none, with a running state of its own
-    LimiterCompanions companions = new LimiterCompanions(null, null, null);
+    LimiterBackground background = new LimiterBackground(null, null, null);
 
     // the builder's, and tests' (through their Limiters)
     RedisRateLimiter(StringRedisTemplate redis, String keyPrefix, List<RateLimitListener> listeners,
@@ -98,7 +98,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
     @Override
     public Decision tryAcquire(List<LimitRequest> requests, @Nullable RateLimitListener listener) {
         return DecisionEngine.join(this.observations.observe(requests,
-                () -> this.engine.decide(requests, this.runners.waiting(), listener)));
+                () -> this.engine.decide(requests, this.runners.forBlockingDecisions(), listener)));
     }
 
     /**
@@ -122,7 +122,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
     public CompletionStage<Decision> tryAcquireAsync(List<LimitRequest> requests,
             @Nullable RateLimitListener listener) {
         try {
-            return this.observations.observe(requests, () -> this.engine.decide(requests, this.runners.nonBlocking(), listener));
+            return this.observations.observe(requests, () -> this.engine.decide(requests, this.runners.forAsyncDecisions(), listener));
         }
         catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
@@ -133,7 +133,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
     @Override
     public CompletionStage<Boolean> settleAsync(LimitRequest request, Decision decision, long actualCost,
             Duration sinceDecision) {
-        return this.engine.settle(request, decision, actualCost, sinceDecision, this.runners.nonBlocking());
+        return this.engine.settle(request, decision, actualCost, sinceDecision, this.runners.forAsyncDecisions());
     }
 
     /**
@@ -186,7 +186,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
      */
     public @Nullable String misconfiguration() {
         RedisPermissionException found = this.checks.misconfiguration();
-        return (found != null) ? found.getMessage() : this.companions.subscriptionMisconfiguration();
+        return (found != null) ? found.getMessage() : this.background.subscriptionMisconfiguration();
     }
 
     /**
@@ -245,7 +245,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
      */
     @Override
     public List<RecentEvent> recentEvents(String limitId) {
-        return this.companions.recentEvents(limitId);
+        return this.background.recentEvents(limitId);
     }
 
     /**
@@ -255,23 +255,23 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
      * @return whether they were written in time; {@code true} where none are kept
      */
     public boolean awaitRecentEventsWritten(Duration timeout) {
-        return this.companions.awaitRecentEventsWritten(timeout);
+        return this.background.awaitRecentEventsWritten(timeout);
     }
 
     /** Starts the subscription of {@link RedisRateLimiterBuilder#invalidations}, in the background. */
     @Override
     public void start() {
-        this.companions.start();
+        this.background.start();
     }
 
     @Override
     public void stop() {
-        this.companions.stop();
+        this.background.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return this.companions.isRunning();
+        return this.background.isRunning();
     }
 
     /**
@@ -279,7 +279,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
      * @return {@code true} while its subscription is subscribed; {@code false} without one
      */
     public boolean hearsOtherInstances() {
-        return this.companions.hearsOtherInstances();
+        return this.background.hearsOtherInstances();
     }
 
     /**
@@ -287,17 +287,17 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
      * @return {@code true} if it was built to
      */
     public boolean subscribes() {
-        return this.companions.subscribes();
+        return this.background.subscribes();
     }
 
     /** Tells the limiter its Redis connection opened: a subscription that waited for it starts. */
     public void connectionOpened() {
-        this.companions.connectionOpened();
+        this.background.connectionOpened();
     }
 
     /** Tells the limiter its subscription's connection was lost, which the client restores itself (Lettuce). */
     public void subscriptionConnectionLost() {
-        this.companions.subscriptionLost();
+        this.background.subscriptionLost();
     }
 
     /**
@@ -307,7 +307,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
      */
     @Override
     public void close() {
-        this.companions.close();
+        this.background.close();
         this.runners.close();
     }
 

@@ -239,7 +239,7 @@ public final class RedisRateLimiterBuilder {
         }
         RedisRateLimiter limiter = new RedisRateLimiter(this.redis, this.keyPrefix, listeners, this.localRefusals,
                 this.maxBatch);
-        limiter.companions = new LimiterCompanions(recentEvents, decisionEvents,
+        limiter.background = new LimiterBackground(recentEvents, decisionEvents,
                 (this.subscription != null) ? this.subscription.apply(limiter) : null);
         limiter.engine.normalizeKeys(this.normalizeKeys);
         limiter.admin.normalizeKeys(this.normalizeKeys);

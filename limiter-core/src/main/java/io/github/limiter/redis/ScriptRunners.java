@@ -25,13 +25,14 @@ import org.springframework.util.ClassUtils;
  * runner offloaded to a few threads.
  *
  * @param blocking runs a script call on the calling thread
- * @param nonBlocking runs a script call without blocking the calling thread
- * @param waiting what a blocking decision runs: the blocking runner, or the non-blocking one waited for
+ * @param forAsyncDecisions runs a decision's script call without blocking the calling thread
+ * @param forBlockingDecisions what a blocking decision runs: the blocking runner, or the non-blocking one
+ * waited for on the calling thread
  * @param lettuce the Lettuce runner, which prepares its connection at start, or {@code null}
  * @param cluster whether the factory connects to Redis Cluster
  */
-record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner<? super DecisionCall> nonBlocking,
-        ScriptRunner<? super DecisionCall> waiting,
+record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner<? super DecisionCall> forAsyncDecisions,
+        ScriptRunner<? super DecisionCall> forBlockingDecisions,
         @Nullable LettuceScriptRunner lettuce, boolean cluster) implements AutoCloseable {
 
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
@@ -73,14 +74,14 @@ record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner<? super Decisio
         if (this.lettuce != null) {
             this.lettuce.deadlines().close();
         }
-        if (this.nonBlocking instanceof OffloadedScriptRunner offloaded) {
+        if (this.forAsyncDecisions instanceof OffloadedScriptRunner offloaded) {
             offloaded.close();
         }
     }
 
     /** The coalescing runner, if decisions are coalesced. */
     @Nullable CoalescingScriptRunner coalescing() {
-        return (this.nonBlocking instanceof CoalescingScriptRunner coalescing) ? coalescing : null;
+        return (this.forAsyncDecisions instanceof CoalescingScriptRunner coalescing) ? coalescing : null;
     }
 
     // the calling thread waits for a runner that keeps the limiter's deadline itself, so that what

@@ -29,9 +29,9 @@ import org.springframework.util.ClassUtils;
  * @param adapter for a reactive type, its adapter
  * @param suspending whether the method is a Kotlin {@code suspend} function
  */
-record Returns(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspending) {
+record ReturnType(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspending) {
 
-    private static final ClassLoader CLASS_LOADER = Returns.class.getClassLoader();
+    private static final ClassLoader CLASS_LOADER = ReturnType.class.getClassLoader();
 
     private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono", CLASS_LOADER);
 
@@ -44,9 +44,9 @@ record Returns(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspending)
 
     private static final String FLOW = "kotlinx.coroutines.flow.Flow";
 
-    static final Returns VALUE = new Returns(Kind.VALUE, null, false);
+    static final ReturnType VALUE = new ReturnType(Kind.VALUE, null, false);
 
-    static final Returns COMPLETION_STAGE = new Returns(Kind.COMPLETION_STAGE, null, false);
+    static final ReturnType COMPLETION_STAGE = new ReturnType(Kind.COMPLETION_STAGE, null, false);
 
     /**
      * The kind of the method's results.
@@ -54,7 +54,7 @@ record Returns(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspending)
      * be counted when called rather than when subscribed, and for a suspend function without what
      * Spring's proxies need to call it without blocking
      */
-    static Returns of(Method method, Class<?> targetClass) {
+    static ReturnType of(Method method, Class<?> targetClass) {
         if (SuspendFunctions.isSuspending(method)) {
             return suspending(method, targetClass);
         }
@@ -65,7 +65,7 @@ record Returns(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspending)
         if (REACTOR_PRESENT) {
             ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(type);
             if (adapter != null) {
-                return new Returns(Kind.PUBLISHER, adapter, false);
+                return new ReturnType(Kind.PUBLISHER, adapter, false);
             }
         }
         else if (REACTIVE_STREAMS_PRESENT && org.reactivestreams.Publisher.class.isAssignableFrom(type)) {
@@ -77,7 +77,7 @@ record Returns(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspending)
         return VALUE;
     }
 
-    private static Returns suspending(Method method, Class<?> targetClass) {
+    private static ReturnType suspending(Method method, Class<?> targetClass) {
         List<String> missing = new ArrayList<>();
         if (!COROUTINES_REACTOR_PRESENT) {
             missing.add("org.jetbrains.kotlinx:kotlinx-coroutines-reactor");
@@ -96,7 +96,7 @@ record Returns(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspending)
         boolean flow = FLOW.equals(new MethodParameter(method, -1).getParameterType().getName());
         ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance()
             .getAdapter(flow ? reactor.core.publisher.Flux.class : reactor.core.publisher.Mono.class);
-        return new Returns(Kind.PUBLISHER, adapter, true);
+        return new ReturnType(Kind.PUBLISHER, adapter, true);
     }
 
     /** The kinds of result. */

@@ -23,7 +23,7 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
  * <p>A Kotlin {@code suspend} function's parameters are those its developer wrote: its trailing
  * continuation has no name, no position and is not in {@code #args}.
  */
-final class Calls {
+final class CallVariables {
 
     /** The variables that are not parameters; they win over parameters of the same name. */
     static final String ARGS = "args";
@@ -41,7 +41,7 @@ final class Calls {
     // a suspend function's #args leave its continuation out
     private final boolean suspending;
 
-    Calls(StandardEvaluationContext shared, Method method, ParameterNameDiscoverer parameterNames) {
+    CallVariables(StandardEvaluationContext shared, Method method, ParameterNameDiscoverer parameterNames) {
         this.shared = shared;
         this.parameters = parameters(method, parameterNames);
         this.suspending = SuspendFunctions.isSuspending(method);

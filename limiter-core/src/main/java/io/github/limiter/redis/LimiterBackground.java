@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * events of alerts and bans, the recent alerts and bans kept in Redis, and the subscription to the
  * other instances' unbans and resets. The limiter starts, stops and closes them.
  */
-final class LimiterCompanions {
+final class LimiterBackground {
 
     private final @Nullable RecentEvents recentEvents;
 
@@ -25,7 +25,7 @@ final class LimiterCompanions {
     // whether the limiter was started: without a subscription, there is nothing else to say so
     private volatile boolean running;
 
-    LimiterCompanions(@Nullable RecentEvents recentEvents, @Nullable DecisionEvents decisionEvents,
+    LimiterBackground(@Nullable RecentEvents recentEvents, @Nullable DecisionEvents decisionEvents,
             @Nullable LocalRefusalsSubscription subscription) {
         this.recentEvents = recentEvents;
         this.decisionEvents = decisionEvents;
