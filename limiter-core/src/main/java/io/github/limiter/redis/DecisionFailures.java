@@ -122,12 +122,12 @@ final class DecisionFailures {
      * Returns the streak of failures the latest decisions are in, if its last failure is at most a
      * minute old.
      */
-    RedisRateLimiter.@Nullable Failing recent() {
+    RedisRateLimiter.@Nullable FailureStreak recent() {
         Streak current = this.streak;
         if (current == null || System.nanoTime() - current.lastFailure.get() > RECENT) {
             return null;
         }
-        return new RedisRateLimiter.Failing(current.kind.tag(), current.message, current.since, current.count.get());
+        return new RedisRateLimiter.FailureStreak(current.kind.tag(), current.message, current.since, current.count.get());
     }
 
     private static void log(FailureKind kind, String message) {

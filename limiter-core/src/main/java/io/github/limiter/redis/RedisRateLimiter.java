@@ -42,9 +42,6 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
     /** The most decisions coalesced into one script call unless told otherwise. */
     public static final int DEFAULT_MAX_BATCH = 64;
 
-    /** The kind of failure that is a configuration error, not an outage: the Redis user lacks a permission. */
-    public static final String MISCONFIGURED = "noperm";
-
     // RedisPolicyOverrides's too
     final StringRedisTemplate redis;
 
@@ -160,8 +157,8 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
      * second); then looks up what the non-blocking decisions run on, so that they need not.
      * @return the Redis server's version
      * @throws IllegalStateException if Redis is older than 5.0, or refuses the limiter's user what
-     * it needs: a configuration error ({@link #failureKind} {@link #MISCONFIGURED}) whose message
-     * says what to grant, which {@link #misconfiguration()} reports until a check passes
+     * it needs: a configuration error ({@link Failure#misconfigured()}) whose message says what to
+     * grant, which {@link Health#misconfiguration()} reports until a check passes
      * @throws org.springframework.dao.DataAccessException if Redis cannot be reached
      */
     public String check() {
@@ -169,48 +166,37 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
     }
 
     /**
-     * Returns why the latest decisions that asked Redis failed, if they did: a streak of failures
-     * starts with the first and ends with the next success; it is reported until a minute after its
-     * last failure.
-     * @return the streak, or {@code null} if the latest decisions succeeded
+     * Returns what the limiter knows of its Redis, without asking it: what health indicators,
+     * meters and endpoints read.
+     * @return the snapshot; its {@link Health#pingFailure()} is {@code null}
      */
-    public @Nullable Failing failing() {
-        return this.engine.failures().recent();
-    }
-
-    /**
-     * Returns the permission the Redis user lacks, if the latest {@link #check()} or the
-     * subscription found one: a configuration error, which lasts until a check passes (or the
-     * subscription subscribes).
-     * @return what the user lacks and what to grant, or {@code null}
-     */
-    public @Nullable String misconfiguration() {
+    public Health health() {
         RedisPermissionException found = this.checks.misconfiguration();
-        return (found != null) ? found.getMessage() : this.background.subscriptionMisconfiguration();
+        String misconfiguration = (found != null) ? found.getMessage() : this.background.subscriptionMisconfiguration();
+        return new Health(this.checks.redisVersion(), null, this.engine.failures().recent(), misconfiguration,
+                this.background.subscribes(), this.background.hearsOtherInstances(),
+                this.localRefusals != null && this.localRefusals.remembering());
     }
 
     /**
-     * Returns the Redis version the last successful {@link #check()} found.
-     * @return the version, or {@code null} if no check has succeeded yet
+     * Sends a {@code PING} over the limiter's connection, once more if the first fails (one slow
+     * command should not fail a probe), and returns {@link #health()} with what it found.
+     * @return the snapshot, with the {@code PING}'s failure if both failed
      */
-    public @Nullable String redisVersion() {
-        return this.checks.redisVersion();
-    }
-
-    /**
-     * Sends one {@code PING} over the limiter's connection, the cheapest proof that Redis answers.
-     * @throws org.springframework.dao.DataAccessException if Redis does not answer in time
-     */
-    public void ping() {
-        this.redis.execute((RedisCallback<String>) RedisConnection::ping);
-    }
-
-    /**
-     * Returns whether this instance remembers refused keys, to refuse their next calls from memory.
-     * @return {@code false} with the local cache off, or while other instances cannot reach it
-     */
-    public boolean remembersRefusals() {
-        return this.localRefusals != null && this.localRefusals.remembering();
+    public Health probe() {
+        Failure failure = null;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                this.redis.execute((RedisCallback<String>) RedisConnection::ping);
+                failure = null;
+                break;
+            }
+            catch (RuntimeException ex) {
+                failure = Failure.of(ex);
+            }
+        }
+        Health health = health();
+        return (failure != null) ? health.withPingFailure(failure) : health;
     }
 
     @Override
@@ -274,22 +260,6 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
         return this.background.isRunning();
     }
 
-    /**
-     * Says whether unbans and resets made on other instances reach this one right now.
-     * @return {@code true} while its subscription is subscribed; {@code false} without one
-     */
-    public boolean hearsOtherInstances() {
-        return this.background.hearsOtherInstances();
-    }
-
-    /**
-     * Says whether it subscribes to other instances at all ({@link RedisRateLimiterBuilder#invalidations}).
-     * @return {@code true} if it was built to
-     */
-    public boolean subscribes() {
-        return this.background.subscribes();
-    }
-
     /** Tells the limiter its Redis connection opened: a subscription that waited for it starts. */
     public void connectionOpened() {
         this.background.connectionOpened();
@@ -337,45 +307,83 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
     }
 
     /**
-     * Returns why a decision, or any command of the limiter's, failed, in the words its meters and
-     * health use: {@code connection}, {@code timeout}, {@code oom}, {@code noperm}
-     * ({@link #MISCONFIGURED}), {@code auth}, {@code readonly}, {@code busy}, {@code loading},
-     * {@code wrongtype}, {@code cluster}, {@code overloaded} or {@code other}. An error code Redis answered wins over
-     * the exception's type, since a client wraps Redis's answer in exceptions of its own.
-     * @param failure what the client or the limiter threw
-     * @return the failure's kind
-     */
-    public static String failureKind(Throwable failure) {
-        return FailureKind.of(failure).tag();
-    }
-
-    /**
-     * Returns a failure's message: Redis's own where it answered one.
-     * @param failure what the client or the limiter threw
-     * @return the message
-     */
-    public static String failureMessage(Throwable failure) {
-        return FailureKind.messageOf(failure);
-    }
-
-    /**
-     * A streak of failed decisions.
+     * What the limiter knows of its Redis at one moment.
      *
-     * @param kind the latest failure's kind, as {@link #failureKind} names it
+     * @param redisVersion the version the last successful {@link #check()} found, or {@code null}
+     * @param pingFailure why Redis did not answer {@link #probe()}'s {@code PING}, or {@code null}
+     * @param failureStreak the latest streak of failed decisions, or {@code null} if they succeed
+     * @param misconfiguration the permission the Redis user lacks and what to grant, found by
+     * {@link #check()} or the subscription; a configuration error that lasts until a check passes
+     * @param subscribes whether it subscribes to other instances' unbans and resets at all
+     * ({@link RedisRateLimiterBuilder#invalidations})
+     * @param hearsOtherInstances whether those unbans and resets reach it right now
+     * @param remembersRefusals whether it refuses keys refused before from memory; {@code false}
+     * without the local cache, or while it does not hear other instances
+     * @since 0.1.0
+     */
+    public record Health(@Nullable String redisVersion, @Nullable Failure pingFailure, @Nullable FailureStreak failureStreak,
+            @Nullable String misconfiguration, boolean subscribes, boolean hearsOtherInstances,
+            boolean remembersRefusals) {
+
+        Health withPingFailure(Failure failure) {
+            return new Health(this.redisVersion, failure, this.failureStreak, this.misconfiguration, this.subscribes,
+                    this.hearsOtherInstances, this.remembersRefusals);
+        }
+
+    }
+
+    /**
+     * Why a command failed, in the words meters and health use: {@code connection},
+     * {@code timeout}, {@code oom}, {@code noperm} (a configuration error: the Redis user lacks a
+     * permission), {@code auth}, {@code readonly}, {@code busy}, {@code loading}, {@code wrongtype},
+     * {@code cluster}, {@code overloaded} or {@code other}. An error code Redis answered wins over
+     * the exception's type, since a client wraps Redis's answer in exceptions of its own.
+     *
+     * @param kind the kind, as named above
+     * @param message the failure's message, Redis's own where it answered one
+     * @since 0.1.0
+     */
+    public record Failure(String kind, String message) {
+
+        /**
+         * Returns what a client or the limiter threw, named.
+         * @param failure the exception
+         * @return its kind and message
+         */
+        public static Failure of(Throwable failure) {
+            return new Failure(FailureKind.of(failure).tag(), FailureKind.messageOf(failure));
+        }
+
+        /**
+         * Returns whether it is a configuration error (a permission the Redis user lacks) rather
+         * than an outage.
+         * @return {@code true} for {@code noperm}
+         */
+        public boolean misconfigured() {
+            return FailureKind.NOPERM.tag().equals(this.kind);
+        }
+
+    }
+
+    /**
+     * A streak of failed decisions: it starts with the first and ends with the next success, and is
+     * reported until a minute after its last failure.
+     *
+     * @param kind the latest failure's kind, as {@link Failure#kind()} names it
      * @param message the latest failure's message, Redis's own where it answered one
      * @param since when the streak's first failure happened
      * @param failures how many decisions failed in it
      * @since 0.1.0
      */
-    public record Failing(String kind, String message, Instant since, long failures) {
+    public record FailureStreak(String kind, String message, Instant since, long failures) {
 
         /**
          * Returns whether the failure is a configuration error (a permission the Redis user lacks)
          * rather than an outage.
-         * @return {@code true} for {@link #MISCONFIGURED}
+         * @return {@code true} for {@code noperm}
          */
         public boolean misconfigured() {
-            return MISCONFIGURED.equals(this.kind);
+            return FailureKind.NOPERM.tag().equals(this.kind);
         }
 
     }

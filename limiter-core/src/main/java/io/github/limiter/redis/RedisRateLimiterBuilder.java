@@ -147,7 +147,7 @@ public final class RedisRateLimiterBuilder {
      * the other channels the limiter's parts listen on, such as the policy overrides'. It subscribes
      * in the background, so the application starts while Redis is down, and again, on the
      * back-off, after every failure, logging each kind of failure once per streak; while it is not
-     * subscribed, no new refusal is remembered. {@link RedisRateLimiter#hearsOtherInstances()}
+     * subscribed, no new refusal is remembered. {@link RedisRateLimiter.Health#hearsOtherInstances()}
      * says whether it is subscribed.
      * @param connections makes the subscription's connection
      * @param connected whether the limiter's connection is open: the subscription waits for it,

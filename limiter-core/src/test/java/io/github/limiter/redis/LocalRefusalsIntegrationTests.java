@@ -100,7 +100,7 @@ class LocalRefusalsIntegrationTests {
         }
         assertThat(scriptCalls() - before).as("every refusal asked Redis").isEqualTo(5);
         assertThat(memory.size()).isZero();
-        assertThat(limiter.remembersRefusals()).isFalse();
+        assertThat(limiter.health().remembersRefusals()).isFalse();
 
         memory.listening(true);
         limiter.tryAcquire("unheard", "bot", this.banning);
@@ -214,7 +214,7 @@ class LocalRefusalsIntegrationTests {
         AtomicBoolean connected = new AtomicBoolean();
         RedisRateLimiter admin = limiter(new LocalRefusals(100, Duration.ofHours(1)));
         try (RedisRateLimiter other = hearingOthers(otherConnection, connected, scheduler)) {
-            assertThat(other.subscribes()).isTrue();
+            assertThat(other.health().subscribes()).isTrue();
             other.start();
             assertThat(other.isRunning()).isTrue();
             // its connection is not open yet: the first attempt, once run, waits for it, and
@@ -222,15 +222,15 @@ class LocalRefusalsIntegrationTests {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             awaitFirstAttempt(scheduler, deadline);
             assertThat(scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount()).isPositive();
-            assertThat(other.hearsOtherInstances()).as("subscribed before its connection opened").isFalse();
-            assertThat(other.remembersRefusals()).isFalse();
+            assertThat(other.health().hearsOtherInstances()).as("subscribed before its connection opened").isFalse();
+            assertThat(other.health().remembersRefusals()).isFalse();
             connected.set(true);
             other.connectionOpened();
-            while (!other.hearsOtherInstances() && System.nanoTime() < deadline) {
+            while (!other.health().hearsOtherInstances() && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
-            assertThat(other.hearsOtherInstances()).as("subscribed once its connection opened").isTrue();
-            assertThat(other.remembersRefusals()).isTrue();
+            assertThat(other.health().hearsOtherInstances()).as("subscribed once its connection opened").isTrue();
+            assertThat(other.health().remembersRefusals()).isTrue();
             for (int call = 0; call < 3; call++) {
                 other.tryAcquire("built", "mallory", this.banning);
             }
@@ -242,11 +242,11 @@ class LocalRefusalsIntegrationTests {
             assertThat(other.localRefusals.size()).as("forgotten on the other instance").isZero();
             other.stop();
             assertThat(other.isRunning()).isFalse();
-            while (other.hearsOtherInstances() && System.nanoTime() < deadline) {
+            while (other.health().hearsOtherInstances() && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
-            assertThat(other.hearsOtherInstances()).as("unsubscribed once stopped").isFalse();
-            assertThat(other.remembersRefusals()).isFalse();
+            assertThat(other.health().hearsOtherInstances()).as("unsubscribed once stopped").isFalse();
+            assertThat(other.health().remembersRefusals()).isFalse();
         }
         finally {
             scheduler.shutdown();
@@ -266,13 +266,13 @@ class LocalRefusalsIntegrationTests {
             other.start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             awaitFirstAttempt(scheduler, deadline);
-            assertThat(other.hearsOtherInstances()).isFalse();
+            assertThat(other.health().hearsOtherInstances()).isFalse();
             connected.set(true);
             other.connectionOpened();
-            while (!other.hearsOtherInstances() && System.nanoTime() < deadline) {
+            while (!other.health().hearsOtherInstances() && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
-            assertThat(other.hearsOtherInstances()).isTrue();
+            assertThat(other.health().hearsOtherInstances()).isTrue();
             FixedWindows.awaitRoom(redis, Duration.ofHours(1), Duration.ofSeconds(30));
             LimitRequest one = LimitRequest.of("settled", "mallory", Limit.of(1, Duration.ofHours(1)));
             Decision decided = settling.tryAcquire(List.of(one));

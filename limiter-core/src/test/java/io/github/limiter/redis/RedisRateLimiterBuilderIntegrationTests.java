@@ -56,7 +56,7 @@ class RedisRateLimiterBuilderIntegrationTests {
         assertThat(decision.allowed()).isTrue();
         assertThat(decision.remaining()).isEqualTo(19);
         assertThat(template.hasKey(this.keyPrefix + "{quotes:alice}")).isTrue();
-        assertThat(limiter.remembersRefusals()).as("the local cache").isTrue();
+        assertThat(limiter.health().remembersRefusals()).as("the local cache").isTrue();
     }
 
     @Test
@@ -67,7 +67,7 @@ class RedisRateLimiterBuilderIntegrationTests {
             limiter.tryAcquire("quotes", user, Limit.of(20, Duration.ofMinutes(1)));
             assertThat(template.hasKey("limiter:{quotes:" + user + "}")).as("the prefix limiter:").isTrue();
             assertThat(limiter.runners.coalescing()).as("coalescing on Lettuce's shared connection").isNotNull();
-            assertThat(limiter.remembersRefusals()).as("no local cache").isFalse();
+            assertThat(limiter.health().remembersRefusals()).as("no local cache").isFalse();
             assertThat(limiter.getObservationRegistry().isNoop()).isTrue();
         }
         finally {

@@ -184,9 +184,9 @@ class SettlementIntegrationTests {
                 assertThatExceptionOfType(CompletionException.class)
                     .isThrownBy(() -> limiter.settleAsync(three, decided, 0, Duration.ZERO).toCompletableFuture().join())
                     .withCauseInstanceOf(DataAccessException.class)
-                    .satisfies((ex) -> assertThat(RedisRateLimiter.failureKind(ex.getCause())).isEqualTo("oom"));
-                assertThat(limiter.failing()).as("reported as a decision's failure is").isNotNull()
-                    .extracting(RedisRateLimiter.Failing::kind).isEqualTo("oom");
+                    .satisfies((ex) -> assertThat(RedisRateLimiter.Failure.of(ex.getCause()).kind()).isEqualTo("oom"));
+                assertThat(limiter.health().failureStreak()).as("reported as a decision's failure is").isNotNull()
+                    .extracting(RedisRateLimiter.FailureStreak::kind).isEqualTo("oom");
                 server.withCommands((commands) -> commands.configSet("maxmemory", "0"));
                 assertThat(FixedWindows.count(own, stateKey("oom", "k"))).as("the cost taken stands").isEqualTo(3);
                 assertThat(settle(limiter, three, decided, 0)).as("settled once Redis writes again").isTrue();

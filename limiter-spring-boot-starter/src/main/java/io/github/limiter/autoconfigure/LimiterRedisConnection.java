@@ -273,7 +273,7 @@ final class LimiterRedisConnection implements DisposableBean {
             // open before the line that says so: a call made once it is read must not find the
             // connection "not connected yet", a failure that would outlive the configuration error
             opened();
-            if (RedisRateLimiter.MISCONFIGURED.equals(RedisRateLimiter.failureKind(ex))
+            if (RedisRateLimiter.Failure.of(ex).misconfigured()
                     || ex instanceof EvictionReport.Refused) {
                 // a configuration error, which the message explains whole: health reports it too
                 logger.error("Rate limiting connected to " + this.servers + ", but cannot use it: " + ex.getMessage());

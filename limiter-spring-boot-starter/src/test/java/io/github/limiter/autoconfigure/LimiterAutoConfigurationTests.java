@@ -345,13 +345,13 @@ class LimiterAutoConfigurationTests {
             this.runner.withPropertyValues("spring.data.redis.port=" + own.port()).run(context -> {
                 RedisRateLimiter subscription = context.getBean(RedisRateLimiter.class);
                 started.set(subscription);
-                assertThat(subscription.subscribes()).isTrue();
+                assertThat(subscription.health().subscribes()).isTrue();
                 assertThat(subscription.isRunning()).as("started with the context").isTrue();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (!subscription.hearsOtherInstances() && System.nanoTime() - deadline < 0) {
+                while (!subscription.health().hearsOtherInstances() && System.nanoTime() - deadline < 0) {
                     Thread.onSpinWait();
                 }
-                assertThat(subscription.hearsOtherInstances()).as("subscribed to unbans and resets").isTrue();
+                assertThat(subscription.health().hearsOtherInstances()).as("subscribed to unbans and resets").isTrue();
                 RateLimiter limiter = context.getBean(RateLimiter.class);
                 limiter.tryAcquire("cached", "k", banning);
                 limiter.tryAcquire("cached", "k", banning);
@@ -361,11 +361,11 @@ class LimiterAutoConfigurationTests {
             });
         }
         assertThat(started.get().isRunning()).as("stopped with the context").isFalse();
-        assertThat(started.get().hearsOtherInstances()).isFalse();
+        assertThat(started.get().health().hearsOtherInstances()).isFalse();
         this.runner.withPropertyValues("limiter.local-cache.enabled=false")
             .run(context -> {
-                assertThat(context.getBean(RedisRateLimiter.class).subscribes()).isFalse();
-                assertThat(context.getBean(RedisRateLimiter.class).remembersRefusals()).isFalse();
+                assertThat(context.getBean(RedisRateLimiter.class).health().subscribes()).isFalse();
+                assertThat(context.getBean(RedisRateLimiter.class).health().remembersRefusals()).isFalse();
             });
     }
 

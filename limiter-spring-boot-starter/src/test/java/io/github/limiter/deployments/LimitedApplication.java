@@ -107,7 +107,7 @@ final class LimitedApplication implements AutoCloseable {
 
     /** Whether the limiter hears unbans and resets from other instances. */
     boolean subscribed() {
-        return this.context.getBean(RedisRateLimiter.class).hearsOtherInstances();
+        return this.context.getBean(RedisRateLimiter.class).health().hearsOtherInstances();
     }
 
     /** The application's own template, on the application's connection factory. */

@@ -79,7 +79,7 @@ final class Instance implements AutoCloseable {
     }
 
     boolean subscribed() {
-        return this.context.getBean(RedisRateLimiter.class).hearsOtherInstances();
+        return this.context.getBean(RedisRateLimiter.class).health().hearsOtherInstances();
     }
 
     Status health() {

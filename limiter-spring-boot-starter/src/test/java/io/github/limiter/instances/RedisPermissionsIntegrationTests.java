@@ -164,7 +164,7 @@ class RedisPermissionsIntegrationTests {
         Throwable failure = catchThrowable(() -> start(port).close());
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof IllegalStateException
-                    && RedisRateLimiter.MISCONFIGURED.equals(RedisRateLimiter.failureKind(cause))) {
+                    && RedisRateLimiter.Failure.of(cause).misconfigured()) {
                 return cause.getMessage();
             }
         }

@@ -99,7 +99,7 @@ class PolicyOverridesIntegrationTests {
         await(Duration.ofSeconds(10), "B reads the overrides once Redis is up",
                 () -> b.getBean(RedisPolicyOverrides.class).isReading());
         await(Duration.ofSeconds(10), "B hears the other instances",
-                () -> b.getBean(RedisRateLimiter.class).hearsOtherInstances());
+                () -> b.getBean(RedisRateLimiter.class).health().hearsOtherInstances());
     }
 
     /**
@@ -206,7 +206,7 @@ class PolicyOverridesIntegrationTests {
     void anInstanceThatDoesNotHearAnnouncementsAppliesAChangeWithinItsPollInterval() {
         // C keeps no memory of refusals, so it subscribes to nothing: it reads every 200 ms
         try (ConfigurableApplicationContext c = start(POLL, "--limiter.local-cache.enabled=false")) {
-            assertThat(c.getBean(RedisRateLimiter.class).subscribes()).isFalse();
+            assertThat(c.getBean(RedisRateLimiter.class).health().subscribes()).isFalse();
             await(Duration.ofSeconds(10), "C has read the overrides once",
                     () -> c.getBean(RedisPolicyOverrides.class).isReading() && searchMaxOf(c) == 20);
 

@@ -20,7 +20,7 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  * an unreachable Redis from one that answers with an error. A reachable Redis answers errors with a
  * code ({@code OOM}, {@code NOPERM}, {@code READONLY}, ...), also from inside a script; everything
  * else is a connection failure, a timeout, or too many decisions waiting. Other packages see its
- * tags, through {@link RedisRateLimiter#failureKind} and {@link RedisRateLimiter.Failing#kind()}.
+ * tags, through {@link RedisRateLimiter.Failure#kind()} and {@link RedisRateLimiter.FailureStreak#kind()}.
  */
 public enum FailureKind {
 

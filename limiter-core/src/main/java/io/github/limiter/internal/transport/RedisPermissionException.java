@@ -1,12 +1,10 @@
 package io.github.limiter.internal.transport;
 
-import io.github.limiter.redis.RedisRateLimiter;
-
 /**
  * Thrown when the limiter's Redis user may not do what rate limiting needs: run its scripts, use
  * its keys or its channel. A configuration error, not an outage: the message names the user, what
- * Redis refused, and the rules to grant. {@link RedisRateLimiter#failureKind} names it
- * {@link RedisRateLimiter#MISCONFIGURED}.
+ * Redis refused, and the rules to grant. {@link FailureKind} names it
+ * {@link FailureKind#NOPERM}.
  */
 public final class RedisPermissionException extends IllegalStateException {
 

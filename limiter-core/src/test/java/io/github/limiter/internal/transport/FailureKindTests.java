@@ -40,9 +40,12 @@ class FailureKindTests {
         }
         assertThat(documented).containsExactlyElementsOf(
                 Arrays.stream(FailureKind.values()).map(FailureKind::tag).toList());
-        assertThat(RedisRateLimiter.MISCONFIGURED).isEqualTo(FailureKind.NOPERM.tag());
-        assertThat(RedisRateLimiter.failureKind(new RedisSystemException("x",
-                new RedisCommandExecutionException("NOPERM this user has no permissions")))).isEqualTo("noperm");
+        RedisRateLimiter.Failure noPermission = RedisRateLimiter.Failure.of(new RedisSystemException("x",
+                new RedisCommandExecutionException("NOPERM this user has no permissions")));
+        assertThat(noPermission.kind()).isEqualTo("noperm");
+        assertThat(noPermission.misconfigured()).isTrue();
+        assertThat(RedisRateLimiter.Failure.of(new RedisSystemException("x",
+                new RedisCommandExecutionException("OOM command not allowed"))).misconfigured()).isFalse();
     }
 
     @Test

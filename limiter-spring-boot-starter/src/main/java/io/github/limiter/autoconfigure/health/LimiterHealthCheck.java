@@ -7,40 +7,21 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.internal.RedisServerSettings;
+import io.github.limiter.internal.transport.FailureKind;
 import io.github.limiter.redis.RedisRateLimiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.dao.DataAccessException;
 
 /**
- * What the limiter contributes to the application's health, over the limiter's own connection:
- * whether its Redis answers a {@code PING} (bounded by the limiter's timeout, tried once more before
- * it counts as failed, so one slow command does not fail a probe) and whether the latest decisions
- * succeeded. The details give the Redis version found when the limiter connected and whether unbans
- * and resets from other instances reach this instance. Each change of state is logged once, not
- * each failed probe.
- *
- * <p>The state says what a failure does to the application's calls:
- * <ul>
- * <li>{@link State#UP}: Redis answers and decisions succeed;</li>
- * <li>{@link State#DEGRADED}: Redis fails, and every limit fails open: limited calls proceed,
- * uncounted. The instance serves as well as any other could, so it stays in service (Spring Boot
- * leaves a status it does not order out of the aggregate);</li>
- * <li>{@link State#DOWN}: Redis fails and some limit fails closed, so limited calls are refused; or
- * the Redis user lacks a permission the limiter needs, a configuration error that no instance can
- * serve through.</li>
- * </ul>
- * A permission error found when the limiter connected is checked again by a probe at most every
- * five seconds, so that a grant made while the application runs brings it back. With
- * {@code limiter.redis.require-noeviction}, an evicting {@code maxmemory-policy} found after the
- * start (which it could not fail) is {@code DOWN} too. The details give Redis's
- * {@code maxmemory-policy} and its persistence, read at most once per 10 s, not per probe; a Redis
- * without persistence stays {@code UP}.
- *
- * <p>Independent of the Spring Boot generation: each generation's health indicator reports it.
+ * The {@code limiter} health component, whichever Spring Boot generation reports it: reads
+ * {@link RedisRateLimiter#probe()} and the Redis settings, and says {@link State#UP},
+ * {@link State#DEGRADED} (Redis fails, every limit fails open: the instance stays in service) or
+ * {@link State#DOWN} (Redis fails and some limit fails closed, or a configuration error). A
+ * permission error is checked again at most every five seconds, so a grant brings it back; each
+ * change of state is logged once. The details are listed in {@code docs/operations.md}.
  */
 final class LimiterHealthCheck {
 
@@ -70,29 +51,32 @@ final class LimiterHealthCheck {
 
     Result probe() {
         Map<String, Object> details = new LinkedHashMap<>();
-        String misconfiguration = misconfiguration();
-        DataAccessException pingFailure = (misconfiguration == null) ? ping() : null;
-        RedisRateLimiter.Failing failing = this.rateLimiter.failing();
+        RedisRateLimiter.Health health = this.rateLimiter.health();
+        String misconfiguration = misconfiguration(health);
+        if (misconfiguration == null) {
+            health = this.rateLimiter.probe();
+        }
+        RedisRateLimiter.Failure pingFailure = health.pingFailure();
+        RedisRateLimiter.FailureStreak streak = health.failureStreak();
         String evictionRefusal = serverSettings(details);
         State state;
         String error = null;
         if (misconfiguration != null) {
             state = State.DOWN;
             error = misconfiguration;
-            details.put("errorKind", RedisRateLimiter.MISCONFIGURED);
+            details.put("errorKind", FailureKind.NOPERM.tag());
         }
-        else if (failing != null && failing.misconfigured()) {
+        else if (streak != null && streak.misconfigured()) {
             state = State.DOWN;
-            error = failing.message();
-            details.put("errorKind", failing.kind());
+            error = streak.message();
+            details.put("errorKind", streak.kind());
         }
-        else if (pingFailure != null || failing != null) {
+        else if (pingFailure != null || streak != null) {
             boolean failsClosed = failsClosed();
             state = failsClosed ? State.DOWN : State.DEGRADED;
-            String kind = (pingFailure != null) ? RedisRateLimiter.failureKind(pingFailure) : failing.kind();
-            error = (pingFailure != null) ? RedisRateLimiter.failureMessage(pingFailure) : failing.message();
-            details.put("errorKind", kind);
+            details.put("errorKind", (pingFailure != null) ? pingFailure.kind() : streak.kind());
             details.put("limitsFailClosed", failsClosed);
+            error = (pingFailure != null) ? pingFailure.message() : streak.message();
         }
         else if (evictionRefusal != null) {
             // limiter.redis.require-noeviction, found after the start: it could not fail the start
@@ -105,19 +89,18 @@ final class LimiterHealthCheck {
         if (error != null) {
             details.put("error", error);
         }
-        if (failing != null) {
-            details.put("failingSince", failing.since().toString());
-            details.put("failedDecisions", failing.failures());
+        if (streak != null) {
+            details.put("failingSince", streak.since().toString());
+            details.put("failedDecisions", streak.failures());
         }
-        String version = this.rateLimiter.redisVersion();
-        if (version != null) {
-            details.put("redisVersion", version);
+        if (health.redisVersion() != null) {
+            details.put("redisVersion", health.redisVersion());
         }
-        if (this.rateLimiter.subscribes()) {
-            details.put("invalidations", this.rateLimiter.hearsOtherInstances() ? "subscribed" : "not subscribed");
+        if (health.subscribes()) {
+            details.put("invalidations", health.hearsOtherInstances() ? "subscribed" : "not subscribed");
         }
-        details.put("remembersRefusals", this.rateLimiter.remembersRefusals());
-        logChange(state, logged(misconfiguration != null || (failing != null && failing.misconfigured()),
+        details.put("remembersRefusals", health.remembersRefusals());
+        logChange(state, logged(misconfiguration != null || (streak != null && streak.misconfigured()),
                 evictionRefusal != null && error == evictionRefusal, error));
         return new Result(state, details);
     }
@@ -135,17 +118,17 @@ final class LimiterHealthCheck {
     }
 
     /** A permission the Redis user lacks, after checking again if the last check is five seconds old. */
-    private @Nullable String misconfiguration() {
-        String found = this.rateLimiter.misconfiguration();
+    private @Nullable String misconfiguration(RedisRateLimiter.Health health) {
+        String found = health.misconfiguration();
         if (found != null && System.nanoTime() - this.lastRecheck >= RECHECK_EVERY) {
             this.lastRecheck = System.nanoTime();
             try {
                 this.rateLimiter.check();
                 // the subscription's, if it is refused too
-                found = this.rateLimiter.misconfiguration();
+                found = this.rateLimiter.health().misconfiguration();
             }
             catch (RuntimeException ex) {
-                if (RedisRateLimiter.MISCONFIGURED.equals(RedisRateLimiter.failureKind(ex))) {
+                if (FailureKind.of(ex) == FailureKind.NOPERM) {
                     found = ex.getMessage();
                 }
                 // otherwise Redis failing some other way: the PING says so
@@ -178,22 +161,6 @@ final class LimiterHealthCheck {
     private boolean failsClosed() {
         RateLimitAdvisor advisor = this.advisor.getIfAvailable();
         return advisor != null && advisor.failsClosed();
-    }
-
-    private @Nullable DataAccessException ping() {
-        try {
-            this.rateLimiter.ping();
-            return null;
-        }
-        catch (DataAccessException first) {
-            try {
-                this.rateLimiter.ping();
-                return null;
-            }
-            catch (DataAccessException second) {
-                return second;
-            }
-        }
     }
 
     private void logChange(State state, @Nullable String error) {

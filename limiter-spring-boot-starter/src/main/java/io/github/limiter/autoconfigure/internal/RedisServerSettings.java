@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.internal.transport.FailureKind;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -43,9 +43,6 @@ public final class RedisServerSettings {
     static final Duration REFUSED_CONFIG_INTERVAL = Duration.ofMinutes(10);
 
     private static final Log logger = LogFactory.getLog(RedisServerSettings.class);
-
-    /** The failure kind of an error answer without a code the limiter knows, such as an unknown command. */
-    private static final String OTHER_ERROR = "other";
 
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
             RedisServerSettings.class.getClassLoader());
@@ -257,16 +254,16 @@ public final class RedisServerSettings {
             return savePoints;
         }
         catch (RuntimeException ex) {
-            String kind = RedisRateLimiter.failureKind(ex);
-            boolean noPermission = RedisRateLimiter.MISCONFIGURED.equals(kind);
-            if (!noPermission && !OTHER_ERROR.equals(kind)) {
+            FailureKind kind = FailureKind.of(ex);
+            boolean noPermission = kind == FailureKind.NOPERM;
+            if (!noPermission && kind != FailureKind.OTHER) {
                 // Redis did not answer (a timeout, a lost connection) or could not (busy): no refusal
                 throw ex;
             }
             this.configRefusedAt = System.nanoTime();
             this.configRefusal = noPermission
                     ? "the Redis user may not run CONFIG GET (grant it +config|get to let the limiter read them)"
-                    : "Redis answered CONFIG GET save with: " + RedisRateLimiter.failureMessage(ex)
+                    : "Redis answered CONFIG GET save with: " + FailureKind.messageOf(ex)
                             + " (a managed service may not offer CONFIG GET: see its persistence settings)";
             return null;
         }

@@ -49,8 +49,8 @@ public final class LimiterMetricsAutoConfiguration {
     @Bean
     MeterBinder limiterInvalidationsMeter(ObjectProvider<RedisRateLimiter> rateLimiter) {
         return registry -> rateLimiter.ifAvailable(available -> {
-            if (available.subscribes()) {
-                Gauge.builder("limiter.invalidations.subscribed", available, it -> it.hearsOtherInstances() ? 1 : 0)
+            if (available.health().subscribes()) {
+                Gauge.builder("limiter.invalidations.subscribed", available, it -> it.health().hearsOtherInstances() ? 1 : 0)
                     .description("Whether unbans and resets from other instances reach this one (1) or not (0)")
                     .register(registry);
             }

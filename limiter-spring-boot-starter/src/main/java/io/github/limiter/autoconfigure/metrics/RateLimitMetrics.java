@@ -10,7 +10,7 @@ import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitListener;
-import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.internal.transport.FailureKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code limiter.alerts} (limit, mode)</li>
  * <li>{@code limiter.bans} (limit, mode)</li>
  * <li>{@code limiter.errors} (limit, kind = connection | timeout | oom | noperm | readonly | ...): the
- * decisions Redis could not make, by why ({@link RedisRateLimiter#failureKind})</li>
+ * decisions Redis could not make, by why ({@link io.github.limiter.redis.RedisRateLimiter.Failure#kind()})</li>
  * <li>{@code limiter.redis.latency}: the decision script's round trip</li>
  * <li>{@code limiter.decisions.late} (limit, mode): decisions Redis made after their call had timed
  * out (each already counted as an {@code error}); their alerts and bans count in
@@ -91,7 +91,7 @@ class RateLimitMetrics implements RateLimitListener {
     @Override
     public void onError(List<LimitRequest> requests, RuntimeException error, Duration latency) {
         this.latency.record(latency);
-        String kind = RedisRateLimiter.failureKind(error);
+        String kind = FailureKind.of(error).tag();
         for (LimitRequest request : requests) {
             counter("limiter.decisions", request.limitId(), ERROR, request.limit().mode().name().toLowerCase(Locale.ROOT))
                 .increment();

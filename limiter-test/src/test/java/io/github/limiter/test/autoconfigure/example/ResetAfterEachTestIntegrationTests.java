@@ -80,7 +80,7 @@ class ResetAfterEachTestIntegrationTests {
         // the limiter remembers refusals once it hears the other instances' unbans and resets
         RedisRateLimiter limiter = (RedisRateLimiter) this.rateLimiter;
         Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
-        while (!limiter.remembersRefusals()) {
+        while (!limiter.health().remembersRefusals()) {
             assertThat(Instant.now()).as("the limiter remembers refusals").isBefore(deadline);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
