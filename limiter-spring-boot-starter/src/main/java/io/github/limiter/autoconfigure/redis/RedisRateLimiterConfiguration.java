@@ -1,5 +1,9 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.redis;
 
+import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.autoconfigure.LimiterRedisProperties;
+import io.github.limiter.autoconfigure.LimiterLocalCacheProperties;
+import io.github.limiter.autoconfigure.RedisRateLimiterBuilderCustomizer;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.observation.DecisionObservationConvention;
@@ -28,11 +32,14 @@ import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfigu
  * keeps the recent ones in Redis, and tells every {@link RateLimitListener} bean about its
  * decisions (meters and HTTP headers where those are configured, and any of the application's);
  * each decision an observation in the
- * application's {@link ObservationRegistry}, if it has one.
+ * application's {@link ObservationRegistry}, if it has one. Imported by
+ * {@link io.github.limiter.autoconfigure.LimiterAutoConfiguration}; public only for that.
+ *
+ * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-class RedisRateLimiterConfiguration {
+public final class RedisRateLimiterConfiguration {
 
     private static final Log logger = LogFactory.getLog(RedisRateLimiterConfiguration.class);
 
