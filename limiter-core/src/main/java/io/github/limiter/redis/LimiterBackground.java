@@ -80,18 +80,6 @@ final class LimiterBackground {
         return (this.subscription != null) ? this.subscription.misconfiguration() : null;
     }
 
-    void connectionOpened() {
-        if (this.subscription != null) {
-            this.subscription.connectionOpened();
-        }
-    }
-
-    void subscriptionLost() {
-        if (this.subscription != null) {
-            this.subscription.connectionLost();
-        }
-    }
-
     /** Runs an action for each message on another channel, if this instance subscribes at all. */
     boolean onMessageOn(String channel, Runnable action) {
         if (this.subscription == null) {

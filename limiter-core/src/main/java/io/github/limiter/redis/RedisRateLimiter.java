@@ -290,16 +290,6 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
         return this.background.subscribes();
     }
 
-    /** Tells the limiter its Redis connection opened: a subscription that waited for it starts. */
-    public void connectionOpened() {
-        this.background.connectionOpened();
-    }
-
-    /** Tells the limiter its subscription's connection was lost, which the client restores itself (Lettuce). */
-    public void subscriptionConnectionLost() {
-        this.background.subscriptionLost();
-    }
-
     /**
      * Stops all the limiter started: its subscription, its timer for decision deadlines (a decision
      * still waiting for Redis fails at once, and follows its on-failure setting), the threads that
@@ -329,6 +319,11 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
         if (this.localRefusals != null) {
             this.localRefusals.forget(stateKey);
         }
+    }
+
+    /** Whether the limiter can use Redis: its latest check passed, so its subscription may start. */
+    boolean checked() {
+        return this.checks.redisVersion() != null && !this.checks.misconfigured();
     }
 
     /** What Redis's refusal of a permission means for the limiter, and what to grant. */

@@ -65,8 +65,6 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private final List<Runnable> pubSubLostListeners = new CopyOnWriteArrayList<>();
 
-    private final List<Runnable> openListeners = new CopyOnWriteArrayList<>();
-
     private final List<Runnable> reconnectListeners = new CopyOnWriteArrayList<>();
 
     private volatile boolean open;
@@ -180,14 +178,6 @@ final class LimiterRedisConnection implements DisposableBean {
     /** Whether the connection is open: Redis answered, and the start check passed. */
     boolean isOpen() {
         return this.open;
-    }
-
-    /** Runs the listener once the connection is open: at once if it is. */
-    void whenOpen(Runnable listener) {
-        this.openListeners.add(listener);
-        if (this.open) {
-            listener.run();
-        }
     }
 
     /** Runs the listener whenever a subscription's connection is lost, until it is restored. */
@@ -313,7 +303,6 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private void opened() {
         this.open = true;
-        this.openListeners.forEach(Runnable::run);
     }
 
     @Override

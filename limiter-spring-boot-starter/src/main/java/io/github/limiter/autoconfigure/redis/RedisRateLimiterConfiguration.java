@@ -82,12 +82,14 @@ public final class RedisRateLimiterConfiguration {
         if (localCache.isEnabled()) {
             // each instance hears the unbans and resets of the others, so that keys refused from
             // memory are forgotten everywhere at once; the subscription waits for the limiter's
-            // connection, so that it does not hold the connection factory's lock while that opens
+            // check to pass, so that it does not hold the connection factory's lock while the
+            // connection opens, nor ask Redis for a channel the user may not use
             LimiterRedisProperties redis = properties.getRedis();
             limiter.localCache(localCache.getMaxEntries(), localCache.getMaxTime())
-                .invalidations(connection.subscriptionConnectionFactory(), connection::isOpen,
+                .invalidations(connection.subscriptionConnectionFactory(),
                         redis.getConnectTimeout().plus(redis.getTimeout()),
-                        LimiterRedisConnection.reconnectBackOff(redis), tasks.scheduler());
+                        LimiterRedisConnection.reconnectBackOff(redis), tasks.scheduledExecutor())
+                .subscriptionConnectionLost(connection::onPubSubConnectionLost);
         }
         // Each decision becomes an observation where the application observes (Spring Boot's
         // Actuator gives it an ObservationRegistry, with tracing and a timer per observation);
@@ -97,10 +99,7 @@ public final class RedisRateLimiterConfiguration {
             limiter.observations(registry, observationConvention.getIfUnique());
         }
         customizers.orderedStream().forEach((customizer) -> customizer.customize(limiter));
-        RedisRateLimiter built = limiter.build();
-        connection.whenOpen(built::connectionOpened);
-        connection.onPubSubConnectionLost(built::subscriptionConnectionLost);
-        return built;
+        return limiter.build();
     }
 
     /**
