@@ -302,22 +302,22 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
     }
 
     /**
-     * Returns the pub/sub channel on which instances tell each other to forget a locally refused
-     * key; messages are state keys.
+     * Returns the pub/sub channel of invalidations, on which instances tell each other that a
+     * locally refused key was unbanned or reset; messages are state keys.
      * @return the channel
      */
     public String invalidationChannel() {
-        return RedisLayout.localRefusalsChannel(this.keyPrefix);
+        return RedisLayout.invalidationChannel(this.keyPrefix);
     }
 
 
     /**
-     * Forgets a locally refused key, when another instance lifted its ban or reset it.
+     * Invalidates a locally refused key, when another instance lifted its ban or reset it.
      * @param stateKey the key's state key, as published on {@link #invalidationChannel()}
      */
-    public void forgetLocally(String stateKey) {
+    public void invalidateLocally(String stateKey) {
         if (this.localRefusals != null) {
-            this.localRefusals.forget(stateKey);
+            this.localRefusals.invalidate(stateKey);
         }
     }
 

@@ -16,7 +16,7 @@ import io.github.limiter.observation.DefaultDecisionObservationConvention;
 import io.github.limiter.internal.events.DecisionEvents;
 import io.github.limiter.internal.events.RecentEvents;
 import io.github.limiter.internal.refusals.LocalRefusals;
-import io.github.limiter.internal.refusals.LocalRefusalsSubscription;
+import io.github.limiter.internal.refusals.InvalidationSubscription;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -46,7 +46,7 @@ public final class RedisRateLimiterBuilder {
 
     private @Nullable Executor recentEventsWriter;
 
-    private @Nullable Function<RedisRateLimiter, LocalRefusalsSubscription> subscription;
+    private @Nullable Function<RedisRateLimiter, InvalidationSubscription> subscription;
 
     private @Nullable Consumer<Runnable> lostConnections;
 
@@ -166,7 +166,7 @@ public final class RedisRateLimiterBuilder {
         Objects.requireNonNull(registrationWait, "registrationWait must not be null");
         Objects.requireNonNull(retry, "retry must not be null");
         Objects.requireNonNull(executor, "executor must not be null");
-        this.subscription = (limiter) -> LocalRefusalsSubscription.over(connections, limiter::checked,
+        this.subscription = (limiter) -> InvalidationSubscription.over(connections, limiter::checked,
                 registrationWait, limiter.invalidationChannel(), limiter.localRefusals, limiter::permissionMessage,
                 retry, executor);
         return this;
@@ -253,7 +253,7 @@ public final class RedisRateLimiterBuilder {
         }
         RedisRateLimiter limiter = new RedisRateLimiter(this.redis, this.keyPrefix, listeners, this.localRefusals,
                 this.maxBatch);
-        LocalRefusalsSubscription subscription = (this.subscription != null) ? this.subscription.apply(limiter) : null;
+        InvalidationSubscription subscription = (this.subscription != null) ? this.subscription.apply(limiter) : null;
         if (subscription != null && this.lostConnections != null) {
             this.lostConnections.accept(subscription::connectionLost);
         }

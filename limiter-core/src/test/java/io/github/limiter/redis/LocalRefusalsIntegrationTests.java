@@ -16,7 +16,7 @@ import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import io.github.limiter.internal.refusals.LocalRefusals;
-import io.github.limiter.internal.refusals.LocalRefusalsSubscription;
+import io.github.limiter.internal.refusals.InvalidationSubscription;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
@@ -177,7 +177,7 @@ class LocalRefusalsIntegrationTests {
         container.afterPropertiesSet();
         ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
         scheduler.initialize();
-        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container,
+        InvalidationSubscription subscription = new InvalidationSubscription(container,
                 other.invalidationChannel(), otherMemory, other::permissionMessage,
                 new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS), scheduler);
         subscription.start();

@@ -63,7 +63,7 @@ final class LimiterStateReset {
                 .filter(Objects::nonNull)
                 .distinct()
                 .forEach(stateKey -> {
-                    limiter.forgetLocally(stateKey);
+                    limiter.invalidateLocally(stateKey);
                     redis.convertAndSend(limiter.invalidationChannel(), stateKey);
                 });
         }

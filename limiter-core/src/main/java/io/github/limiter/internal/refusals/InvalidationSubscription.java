@@ -32,8 +32,8 @@ import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 
 /**
- * Keeps a limiter subscribed to the messages by which instances tell each other to forget a locally
- * refused key after an unban or a reset, for as long as the application runs.
+ * Keeps a limiter subscribed to invalidations, the messages by which instances tell each other that
+ * a locally refused key was unbanned or reset, for as long as the application runs.
  *
  * <p>A {@link RedisMessageListenerContainer} subscribes, and recovers a subscription whose
  * connection fails on its recovery back-off; a client that restores its subscriptions itself
@@ -54,9 +54,9 @@ import org.springframework.util.backoff.BackOffExecution;
  * <p>{@link RedisRateLimiterBuilder#invalidations} makes one, on a container of its own; the
  * limiter starts, stops and closes it.
  */
-public final class LocalRefusalsSubscription implements MessageListener, SubscriptionListener {
+public final class InvalidationSubscription implements MessageListener, SubscriptionListener {
 
-    private static final Log logger = LogFactory.getLog(LocalRefusalsSubscription.class);
+    private static final Log logger = LogFactory.getLog(InvalidationSubscription.class);
 
     private final RedisMessageListenerContainer container;
 
@@ -100,7 +100,7 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
      * @param ready whether the limiter can use Redis (its check passed): the container starts only
      * then, and until then the subscription asks again on {@code retry}
      * @param registrationWait how long a subscription may take to be registered
-     * @param channel the channel on which instances announce the state keys to forget
+     * @param channel the channel of invalidations, whose messages are state keys
      * @param localRefusals the memory of refused keys the messages clear, or {@code null} for none
      * @param permissionMessage what Redis's refusal of a permission means, and what to grant
      * @param retry how long to wait between attempts, the container's and this class's
@@ -108,7 +108,7 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
      * stops it
      * @return the subscription
      */
-    public static LocalRefusalsSubscription over(RedisConnectionFactory connections, BooleanSupplier ready,
+    public static InvalidationSubscription over(RedisConnectionFactory connections, BooleanSupplier ready,
             Duration registrationWait, String channel, @Nullable LocalRefusals localRefusals,
             UnaryOperator<String> permissionMessage, BackOff retry, ScheduledExecutorService executor) {
         RedisMessageListenerContainer container = new RedisMessageListenerContainer();
@@ -118,7 +118,7 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
         container.setSubscriptionExecutor(executor);
         container.setErrorHandler((failure) -> logger.warn("Rate limiting failed to act on a message from "
                 + "another instance", failure));
-        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, channel, localRefusals,
+        InvalidationSubscription subscription = new InvalidationSubscription(container, channel, localRefusals,
                 permissionMessage, retry, new ConcurrentTaskScheduler(executor));
         subscription.ready = ready;
         container.setRecoveryBackoff(subscription::recoveryBackOff);
@@ -129,13 +129,13 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
     /**
      * Creates the subscription; {@link #start()} subscribes.
      * @param container the container to subscribe with, set up and not started
-     * @param channel the channel on which instances announce the state keys to forget
+     * @param channel the channel of invalidations, whose messages are state keys
      * @param localRefusals the memory of refused keys the messages clear, or {@code null} for none
      * @param permissionMessage what Redis's refusal of a permission means, and what to grant
      * @param retry how long to wait between failed starts of the container
      * @param scheduler runs the starts: the application's, which stops it
      */
-    public LocalRefusalsSubscription(RedisMessageListenerContainer container, String channel,
+    public InvalidationSubscription(RedisMessageListenerContainer container, String channel,
             @Nullable LocalRefusals localRefusals, UnaryOperator<String> permissionMessage, BackOff retry,
             TaskScheduler scheduler) {
         this.container = container;
@@ -267,7 +267,7 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
     @Override
     public void onMessage(Message message, byte @Nullable [] pattern) {
         if (this.localRefusals != null) {
-            this.localRefusals.forget(new String(message.getBody(), StandardCharsets.UTF_8));
+            this.localRefusals.invalidate(new String(message.getBody(), StandardCharsets.UTF_8));
         }
     }
 
