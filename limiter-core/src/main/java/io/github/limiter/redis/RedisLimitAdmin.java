@@ -72,7 +72,7 @@ final class RedisLimitAdmin {
         invalidateEverywhere(keys.get(0));
     }
 
-    private void invalidateEverywhere(String stateKey) {
+    void invalidateEverywhere(String stateKey) {
         if (this.localRefusals != null) {
             this.localRefusals.invalidate(stateKey);
             this.redis.convertAndSend(RedisLayout.invalidationChannel(this.keyPrefix), stateKey);

@@ -156,7 +156,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
     /**
      * Checks that Redis can run the limiter: reachable, version 5.0 or later, able to load the
      * decision script, and letting the limiter's user run it on the limiter's keys and publish on
-     * {@link #invalidationChannel()} (each algorithm decides once, on a key of its own that lives a
+     * the channel of invalidations (each algorithm decides once, on a key of its own that lives a
      * second); then looks up what the non-blocking decisions run on, so that they need not.
      * @return the Redis server's version
      * @throws IllegalStateException if Redis is older than 5.0, or refuses the limiter's user what
@@ -301,24 +301,9 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
         this.runners.close();
     }
 
-    /**
-     * Returns the pub/sub channel of invalidations, on which instances tell each other that a
-     * locally refused key was unbanned or reset; messages are state keys.
-     * @return the channel
-     */
-    public String invalidationChannel() {
+    /** The pub/sub channel of invalidations, whose messages are state keys. */
+    String invalidationChannel() {
         return RedisLayout.invalidationChannel(this.keyPrefix);
-    }
-
-
-    /**
-     * Invalidates a locally refused key, when another instance lifted its ban or reset it.
-     * @param stateKey the key's state key, as published on {@link #invalidationChannel()}
-     */
-    public void invalidateLocally(String stateKey) {
-        if (this.localRefusals != null) {
-            this.localRefusals.invalidate(stateKey);
-        }
     }
 
     /** Whether the limiter can use Redis: its latest check passed, so its subscription may start. */
