@@ -137,7 +137,7 @@ final class DecisionEngine {
         long decidedResetMillis = decision.resetAfter().toMillis();
         long sinceMillis = sinceDecision.toMillis();
         String stateKey = stateKey(request);
-        String channel = (this.localRefusals != null) ? RedisLayout.localRefusalsChannel(this.keyPrefix) : "";
+        String channel = (this.localRefusals != null) ? RedisLayout.invalidationChannel(this.keyPrefix) : "";
         DecisionCall call = new DecisionCall(DecisionScript.SETTLE, 1).addSettlement(stateKey, request.limit(), delta,
                 decidedResetMillis, sinceMillis, channel);
         return runner.run(call).handle((reply, failure) -> {
@@ -149,7 +149,7 @@ final class DecisionEngine {
             this.failures.succeeded();
             boolean changed = reply.get(0) == 1;
             if (changed && delta < 0 && this.localRefusals != null) {
-                this.localRefusals.forget(stateKey);
+                this.localRefusals.invalidate(stateKey);
             }
             return changed;
         });

@@ -6,7 +6,7 @@ import java.util.List;
 import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.internal.events.DecisionEvents;
 import io.github.limiter.internal.events.RecentEvents;
-import io.github.limiter.internal.refusals.LocalRefusalsSubscription;
+import io.github.limiter.internal.refusals.InvalidationSubscription;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,13 +20,13 @@ final class LimiterBackground {
 
     private final @Nullable DecisionEvents decisionEvents;
 
-    private final @Nullable LocalRefusalsSubscription subscription;
+    private final @Nullable InvalidationSubscription subscription;
 
     // whether the limiter was started: without a subscription, there is nothing else to say so
     private volatile boolean running;
 
     LimiterBackground(@Nullable RecentEvents recentEvents, @Nullable DecisionEvents decisionEvents,
-            @Nullable LocalRefusalsSubscription subscription) {
+            @Nullable InvalidationSubscription subscription) {
         this.recentEvents = recentEvents;
         this.decisionEvents = decisionEvents;
         this.subscription = subscription;
@@ -78,18 +78,6 @@ final class LimiterBackground {
 
     @Nullable String subscriptionMisconfiguration() {
         return (this.subscription != null) ? this.subscription.misconfiguration() : null;
-    }
-
-    void connectionOpened() {
-        if (this.subscription != null) {
-            this.subscription.connectionOpened();
-        }
-    }
-
-    void subscriptionLost() {
-        if (this.subscription != null) {
-            this.subscription.connectionLost();
-        }
     }
 
     /** Runs an action for each message on another channel, if this instance subscribes at all. */

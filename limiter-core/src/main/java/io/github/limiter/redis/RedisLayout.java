@@ -26,8 +26,8 @@ import io.github.limiter.internal.events.RecentEvents;
  * <table>
  * <caption>Channels, one per kind of message</caption>
  * <tr><th>channel</th><th>message</th></tr>
- * <tr><td>{@code <prefix>local-refusals}</td><td>a state key that was unbanned or reset: every
- * instance forgets its remembered refusal</td></tr>
+ * <tr><td>{@code <prefix>local-refusals}</td><td>an invalidation: a state key that was unbanned or
+ * reset, whose remembered refusal every instance invalidates</td></tr>
  * <tr><td>{@code <prefix>policy-changes}</td><td>the policy overrides changed: every instance reads
  * them again</td></tr>
  * </table>
@@ -50,7 +50,8 @@ final class RedisLayout {
 
     private static final String POLICY_OVERRIDES = "policy-overrides";
 
-    private static final String LOCAL_REFUSALS_CHANNEL = "local-refusals";
+    // the local refusals' channel: its name on the wire predates the word invalidation
+    private static final String INVALIDATION_CHANNEL = "local-refusals";
 
     private static final String POLICY_CHANGES_CHANNEL = "policy-changes";
 
@@ -67,9 +68,9 @@ final class RedisLayout {
         return prefix + POLICY_OVERRIDES;
     }
 
-    /** The channel of state keys to forget locally. */
-    static String localRefusalsChannel(String prefix) {
-        return prefix + LOCAL_REFUSALS_CHANNEL;
+    /** The channel of invalidations: state keys whose remembered refusals end on every instance. */
+    static String invalidationChannel(String prefix) {
+        return prefix + INVALIDATION_CHANNEL;
     }
 
     /** The channel on which a change of the policy overrides is announced. */

@@ -15,7 +15,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A limiter's operations on one key's state, besides decisions: reading it, and lifting a ban or
- * resetting a key on every instance (this one forgets the key's remembered refusal and tells the
+ * resetting a key on every instance (this one invalidates the key's remembered refusal and tells the
  * others on the invalidation channel). Keys are removed with {@code UNLINK}, which frees their
  * memory off Redis's main thread: a sliding log's key holds an entry per call in its window, and
  * one of max 100,000 takes {@code DEL} tens of milliseconds, while every other decision waits.
@@ -62,20 +62,20 @@ final class RedisLimitAdmin {
         List<String> keys = keys(limitId, key);
         boolean banned = Boolean.TRUE.equals(this.redis.unlink(keys.get(1)));
         this.redis.unlink(List.of(keys.get(0), keys.get(2), keys.get(0) + RedisLayout.SHADOW_BAN));
-        forgetEverywhere(keys.get(0));
+        invalidateEverywhere(keys.get(0));
         return banned;
     }
 
     void reset(String limitId, String key) {
         List<String> keys = keys(limitId, key);
         this.redis.unlink(List.of(keys.get(0), keys.get(1), keys.get(2), keys.get(0) + RedisLayout.SHADOW_BAN));
-        forgetEverywhere(keys.get(0));
+        invalidateEverywhere(keys.get(0));
     }
 
-    private void forgetEverywhere(String stateKey) {
+    void invalidateEverywhere(String stateKey) {
         if (this.localRefusals != null) {
-            this.localRefusals.forget(stateKey);
-            this.redis.convertAndSend(RedisLayout.localRefusalsChannel(this.keyPrefix), stateKey);
+            this.localRefusals.invalidate(stateKey);
+            this.redis.convertAndSend(RedisLayout.invalidationChannel(this.keyPrefix), stateKey);
         }
     }
 

@@ -153,7 +153,7 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
     /**
      * Checks that Redis can run the limiter: reachable, version 5.0 or later, able to load the
      * decision script, and letting the limiter's user run it on the limiter's keys and publish on
-     * {@link #invalidationChannel()} (each algorithm decides once, on a key of its own that lives a
+     * the channel of invalidations (each algorithm decides once, on a key of its own that lives a
      * second); then looks up what the non-blocking decisions run on, so that they need not.
      * @return the Redis server's version
      * @throws IllegalStateException if Redis is older than 5.0, or refuses the limiter's user what
@@ -260,16 +260,6 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
         return this.background.isRunning();
     }
 
-    /** Tells the limiter its Redis connection opened: a subscription that waited for it starts. */
-    public void connectionOpened() {
-        this.background.connectionOpened();
-    }
-
-    /** Tells the limiter its subscription's connection was lost, which the client restores itself (Lettuce). */
-    public void subscriptionConnectionLost() {
-        this.background.subscriptionLost();
-    }
-
     /**
      * Stops all the limiter started: its subscription, its timer for decision deadlines (a decision
      * still waiting for Redis fails at once, and follows its on-failure setting), the threads that
@@ -281,24 +271,14 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
         this.runners.close();
     }
 
-    /**
-     * Returns the pub/sub channel on which instances tell each other to forget a locally refused
-     * key; messages are state keys.
-     * @return the channel
-     */
-    public String invalidationChannel() {
-        return RedisLayout.localRefusalsChannel(this.keyPrefix);
+    /** The pub/sub channel of invalidations, whose messages are state keys. */
+    String invalidationChannel() {
+        return RedisLayout.invalidationChannel(this.keyPrefix);
     }
 
-
-    /**
-     * Forgets a locally refused key, when another instance lifted its ban or reset it.
-     * @param stateKey the key's state key, as published on {@link #invalidationChannel()}
-     */
-    public void forgetLocally(String stateKey) {
-        if (this.localRefusals != null) {
-            this.localRefusals.forget(stateKey);
-        }
+    /** Whether the limiter can use Redis: its latest check passed, so its subscription may start. */
+    boolean checked() {
+        return this.checks.redisVersion() != null && !this.checks.misconfigured();
     }
 
     /** What Redis's refusal of a permission means for the limiter, and what to grant. */

@@ -5,7 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -15,14 +16,13 @@ import io.github.limiter.observation.DefaultDecisionObservationConvention;
 import io.github.limiter.internal.events.DecisionEvents;
 import io.github.limiter.internal.events.RecentEvents;
 import io.github.limiter.internal.refusals.LocalRefusals;
-import io.github.limiter.internal.refusals.LocalRefusalsSubscription;
+import io.github.limiter.internal.refusals.InvalidationSubscription;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.scheduling.TaskScheduler;
 import org.springframework.util.backoff.BackOff;
 
 /**
@@ -46,7 +46,11 @@ public final class RedisRateLimiterBuilder {
 
     private @Nullable Executor recentEventsWriter;
 
-    private @Nullable Function<RedisRateLimiter, LocalRefusalsSubscription> subscription;
+    private @Nullable Function<RedisRateLimiter, InvalidationSubscription> subscription;
+
+    private @Nullable Consumer<Runnable> lostConnections;
+
+    private @Nullable Consumer<Consumer<String>> invalidatorReceiver;
 
     private int maxBatch = RedisRateLimiter.DEFAULT_MAX_BATCH;
 
@@ -144,28 +148,54 @@ public final class RedisRateLimiterBuilder {
      * Keeps the limiter subscribed, from {@link RedisRateLimiter#start()} to
      * {@link RedisRateLimiter#stop()}, to the unbans and resets of the other instances that share
      * its Redis, so that the keys they free are forgotten here at once ({@link #localCache}); and to
-     * the other channels the limiter's parts listen on, such as the policy overrides'. It subscribes
-     * in the background, so the application starts while Redis is down, and again, on the
-     * back-off, after every failure, logging each kind of failure once per streak; while it is not
-     * subscribed, no new refusal is remembered. {@link RedisRateLimiter.Health#hearsOtherInstances()}
-     * says whether it is subscribed.
+     * the other channels the limiter's parts listen on, such as the policy overrides'. It
+     * subscribes in the background once {@link RedisRateLimiter#check()} has passed, so the
+     * application starts while Redis is down; a Spring Data Redis
+     * {@link org.springframework.data.redis.listener.RedisMessageListenerContainer} of its own
+     * subscribes, and recovers a lost subscription on the back-off. While it is not subscribed, no
+     * new refusal is remembered. {@link RedisRateLimiter.Health#hearsOtherInstances()} says whether it is
+     * subscribed.
      * @param connections makes the subscription's connection
-     * @param connected whether the limiter's connection is open: the subscription waits for it,
-     * and {@link RedisRateLimiter#connectionOpened()} says when it opened
      * @param registrationWait how long Redis may take to confirm a subscription
      * @param retry how long to wait between attempts
-     * @param scheduler runs the attempts: the application's, which stops it
+     * @param executor runs the attempts and the container's recoveries, and, with a blocking client
+     * such as Jedis, holds one thread for the subscription: the application's, which stops it
      * @return this builder
      */
-    public RedisRateLimiterBuilder invalidations(RedisConnectionFactory connections, BooleanSupplier connected,
-            Duration registrationWait, BackOff retry, TaskScheduler scheduler) {
+    public RedisRateLimiterBuilder invalidations(RedisConnectionFactory connections, Duration registrationWait,
+            BackOff retry, ScheduledExecutorService executor) {
         Objects.requireNonNull(connections, "connections must not be null");
-        Objects.requireNonNull(connected, "connected must not be null");
         Objects.requireNonNull(registrationWait, "registrationWait must not be null");
         Objects.requireNonNull(retry, "retry must not be null");
-        Objects.requireNonNull(scheduler, "scheduler must not be null");
-        this.subscription = (limiter) -> LocalRefusalsSubscription.over(connections, connected, registrationWait,
-                limiter.invalidationChannel(), limiter.localRefusals, limiter::permissionMessage, retry, scheduler);
+        Objects.requireNonNull(executor, "executor must not be null");
+        this.subscription = (limiter) -> InvalidationSubscription.over(connections, limiter::checked,
+                registrationWait, limiter.invalidationChannel(), limiter.localRefusals, limiter::permissionMessage,
+                retry, executor);
+        return this;
+    }
+
+    /**
+     * Tells the subscription of {@link #invalidations} when its connection is lost, with a client
+     * that restores the subscription by itself (Lettuce): it counts as unsubscribed until then.
+     * @param lostConnections registers what to run each time the connection is lost
+     * @return this builder
+     */
+    public RedisRateLimiterBuilder subscriptionConnectionLost(Consumer<Runnable> lostConnections) {
+        this.lostConnections = Objects.requireNonNull(lostConnections, "lostConnections must not be null");
+        return this;
+    }
+
+    /**
+     * Hands {@code receiver}, once the limiter is built, what invalidates a state key's remembered
+     * refusal here and, by an invalidation, on every other instance, as an unban or a reset does
+     * once it has deleted the key's state: for a test kit that deletes the limiter's keys in Redis
+     * itself. Without a local cache ({@link #localCache}) the invalidator does nothing.
+     * @param receiver takes the invalidator, whose argument is a state key,
+     * {@code <prefix>{<limit-id>:<key>}} or {@code <prefix>{<limit-id>}}
+     * @return this builder
+     */
+    public RedisRateLimiterBuilder invalidator(Consumer<Consumer<String>> receiver) {
+        this.invalidatorReceiver = Objects.requireNonNull(receiver, "receiver must not be null");
         return this;
     }
 
@@ -239,8 +269,14 @@ public final class RedisRateLimiterBuilder {
         }
         RedisRateLimiter limiter = new RedisRateLimiter(this.redis, this.keyPrefix, listeners, this.localRefusals,
                 this.maxBatch);
-        limiter.background = new LimiterBackground(recentEvents, decisionEvents,
-                (this.subscription != null) ? this.subscription.apply(limiter) : null);
+        InvalidationSubscription subscription = (this.subscription != null) ? this.subscription.apply(limiter) : null;
+        if (subscription != null && this.lostConnections != null) {
+            this.lostConnections.accept(subscription::connectionLost);
+        }
+        limiter.background = new LimiterBackground(recentEvents, decisionEvents, subscription);
+        if (this.invalidatorReceiver != null) {
+            this.invalidatorReceiver.accept(limiter.admin::invalidateEverywhere);
+        }
         limiter.engine.normalizeKeys(this.normalizeKeys);
         limiter.admin.normalizeKeys(this.normalizeKeys);
         limiter.observations.registry(this.observationRegistry);

@@ -42,7 +42,7 @@ final class RedisStartChecks {
             String user = RedisPermissions.user(this.redis);
             this.redisUser = user;
             version = RedisPermissions.check(this.redis, this.runners.blocking(), this.keyPrefix,
-                    RedisLayout.localRefusalsChannel(this.keyPrefix), user,
+                    RedisLayout.invalidationChannel(this.keyPrefix), user,
                     () -> RedisChecks.check(this.redis, DecisionScript.SCRIPT, DecisionScript.FIXED_WINDOW_FAST,
                             DecisionScript.BATCH, DecisionScript.FIXED_WINDOW_FAST_BATCH));
         }
@@ -75,7 +75,7 @@ final class RedisStartChecks {
     /** What Redis's refusal of a permission means for the limiter, and what to grant. */
     String permissionMessage(String refusal) {
         return RedisPermissions.message(this.redisUser, refusal, this.keyPrefix,
-                RedisLayout.localRefusalsChannel(this.keyPrefix));
+                RedisLayout.invalidationChannel(this.keyPrefix));
     }
 
 }

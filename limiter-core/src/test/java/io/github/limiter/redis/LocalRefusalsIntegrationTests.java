@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
@@ -17,7 +16,7 @@ import io.github.limiter.test.FixedWindows;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import io.github.limiter.internal.refusals.LocalRefusals;
-import io.github.limiter.internal.refusals.LocalRefusalsSubscription;
+import io.github.limiter.internal.refusals.InvalidationSubscription;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
@@ -178,7 +177,7 @@ class LocalRefusalsIntegrationTests {
         container.afterPropertiesSet();
         ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
         scheduler.initialize();
-        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container,
+        InvalidationSubscription subscription = new InvalidationSubscription(container,
                 other.invalidationChannel(), otherMemory, other::permissionMessage,
                 new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS), scheduler);
         subscription.start();
@@ -211,21 +210,19 @@ class LocalRefusalsIntegrationTests {
         LettuceConnectionFactory otherConnection = server.newConnectionFactory();
         ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
         scheduler.initialize();
-        AtomicBoolean connected = new AtomicBoolean();
         RedisRateLimiter admin = limiter(new LocalRefusals(100, Duration.ofHours(1)));
-        try (RedisRateLimiter other = hearingOthers(otherConnection, connected, scheduler)) {
+        try (RedisRateLimiter other = hearingOthers(otherConnection, scheduler)) {
             assertThat(other.health().subscribes()).isTrue();
             other.start();
             assertThat(other.isRunning()).isTrue();
-            // its connection is not open yet: the first attempt, once run, waits for it, and
+            // its check has not passed yet: the first attempt, once run, waits for it, and
             // nothing is remembered meanwhile
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             awaitFirstAttempt(scheduler, deadline);
             assertThat(scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount()).isPositive();
             assertThat(other.health().hearsOtherInstances()).as("subscribed before its connection opened").isFalse();
             assertThat(other.health().remembersRefusals()).isFalse();
-            connected.set(true);
-            other.connectionOpened();
+            other.check();
             while (!other.health().hearsOtherInstances() && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
@@ -259,16 +256,14 @@ class LocalRefusalsIntegrationTests {
         LettuceConnectionFactory otherConnection = server.newConnectionFactory();
         ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
         scheduler.initialize();
-        AtomicBoolean connected = new AtomicBoolean();
         RedisRateLimiter settling = limiter(new LocalRefusals(100, Duration.ofHours(1)));
-        try (RedisRateLimiter other = hearingOthers(otherConnection, connected, scheduler)) {
+        try (RedisRateLimiter other = hearingOthers(otherConnection, scheduler)) {
             // started before it could reach Redis, as an instance started during an outage
             other.start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             awaitFirstAttempt(scheduler, deadline);
             assertThat(other.health().hearsOtherInstances()).isFalse();
-            connected.set(true);
-            other.connectionOpened();
+            other.check();
             while (!other.health().hearsOtherInstances() && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
@@ -302,14 +297,13 @@ class LocalRefusalsIntegrationTests {
         assertThat(one.isRunning()).isFalse();
     }
 
-    /** A limiter that hears the other instances over its own connection, once told it is open. */
-    private RedisRateLimiter hearingOthers(LettuceConnectionFactory connection, AtomicBoolean connected,
-            ThreadPoolTaskScheduler scheduler) {
+    /** A limiter that hears the other instances over its own connection, once its check passed. */
+    private RedisRateLimiter hearingOthers(LettuceConnectionFactory connection, ThreadPoolTaskScheduler scheduler) {
         return RedisRateLimiter.builder(new StringRedisTemplate(connection))
             .keyPrefix(this.prefix)
             .localCache(100, Duration.ofHours(1))
-            .invalidations(connection, connected::get, Duration.ofSeconds(5),
-                    new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS), scheduler)
+            .invalidations(connection, Duration.ofSeconds(5), new FixedBackOff(100, FixedBackOff.UNLIMITED_ATTEMPTS),
+                    scheduler.getScheduledExecutor())
             .build();
     }
 

@@ -60,13 +60,13 @@ class RedisLayoutTests {
 
     @Test
     void eachKindOfMessageHasAChannelOfItsOwn() {
-        assertThat(RedisLayout.localRefusalsChannel(PREFIX)).isNotEqualTo(RedisLayout.policyChangesChannel(PREFIX));
+        assertThat(RedisLayout.invalidationChannel(PREFIX)).isNotEqualTo(RedisLayout.policyChangesChannel(PREFIX));
     }
 
     @Test
     void theOperationsGuideNamesEveryChannel() throws IOException {
         String guide = Files.readString(Path.of("..", "docs", "operations.md"));
-        assertThat(guide).contains("`" + RedisLayout.localRefusalsChannel("limiter:") + "`",
+        assertThat(guide).contains("`" + RedisLayout.invalidationChannel("limiter:") + "`",
                 "`" + RedisLayout.policyChangesChannel("limiter:") + "`");
     }
 
@@ -84,7 +84,7 @@ class RedisLayoutTests {
         assertThat(RedisLayout.events("p:", "answers")).isEqualTo("p:events:{answers}");
         assertThat(RedisLayout.policyOverrides("p:")).isEqualTo("p:policy-overrides");
         assertThat(PolicyOverridesHash.WRITTEN).isEqualTo("~written");
-        assertThat(RedisLayout.localRefusalsChannel("p:")).isEqualTo("p:local-refusals");
+        assertThat(RedisLayout.invalidationChannel("p:")).isEqualTo("p:local-refusals");
         assertThat(RedisLayout.policyChangesChannel("p:")).isEqualTo("p:policy-changes");
         assertThat(RecentEvents.RECORD_VERSION).isEqualTo("1");
     }

@@ -153,7 +153,7 @@ class SettlementIntegrationTests {
         BlockingQueue<String> heard = new LinkedBlockingQueue<>();
         RedisConnection subscriber = redis.getConnectionFactory().getConnection();
         this.closing.add(subscriber::close);
-        String channel = RedisLayout.localRefusalsChannel(this.prefix);
+        String channel = RedisLayout.invalidationChannel(this.prefix);
         subscriber.subscribe((message, pattern) -> heard.add(new String(message.getBody(), StandardCharsets.UTF_8)),
                 channel.getBytes(StandardCharsets.UTF_8));
         awaitSubscribed(channel, heard);

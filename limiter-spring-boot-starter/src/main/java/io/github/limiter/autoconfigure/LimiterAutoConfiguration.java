@@ -1,6 +1,8 @@
 package io.github.limiter.autoconfigure;
 
 import io.github.limiter.RateLimiter;
+import io.github.limiter.autoconfigure.redis.PolicyOverridesConfiguration;
+import io.github.limiter.autoconfigure.redis.RedisRateLimiterConfiguration;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;

@@ -1,5 +1,6 @@
 /**
- * Spring Boot auto-configuration for limiter.
+ * Spring Boot auto-configuration for limiter: the entry that imports the limiter's configurations,
+ * the advisor's, and the {@code limiter.*} properties users bind.
  */
 @NullMarked
 package io.github.limiter.autoconfigure;

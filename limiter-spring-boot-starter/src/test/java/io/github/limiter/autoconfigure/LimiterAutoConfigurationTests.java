@@ -1,6 +1,5 @@
 package io.github.limiter.autoconfigure;
 
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -46,8 +45,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.scheduling.TaskScheduler;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -122,34 +119,6 @@ class LimiterAutoConfigurationTests {
             assertThat(context).doesNotHaveBean(RateLimitAdvisor.class);
             assertThat(context).doesNotHaveBean(LimiterProperties.class);
         });
-    }
-
-    @Test
-    void runsItsBackgroundWorkOnASchedulerOfItsOwnThatStopsWithTheContext() throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            // nothing listens once it is closed: the limiter keeps connecting, in the background
-            port = socket.getLocalPort();
-        }
-        AtomicReference<ThreadPoolTaskScheduler> used = new AtomicReference<>();
-        this.runner.withPropertyValues("spring.data.redis.port=" + port, "limiter.redis.connect-timeout=100ms")
-            .run(context -> {
-                assertThat(context).hasNotFailed();
-                assertThat(context).as("Spring Boot's own scheduler is not replaced")
-                    .doesNotHaveBean(TaskScheduler.class);
-                ThreadPoolTaskScheduler scheduler = (ThreadPoolTaskScheduler) context.getBean(LimiterTasks.class)
-                    .scheduler();
-                used.set(scheduler);
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-                while (scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount() < 2
-                        && System.nanoTime() < deadline) {
-                    Thread.onSpinWait();
-                }
-                assertThat(scheduler.getScheduledThreadPoolExecutor().getCompletedTaskCount())
-                    .as("attempts to connect and to subscribe, run on it").isGreaterThanOrEqualTo(2);
-                assertThat(scheduler.getThreadNamePrefix()).isEqualTo("limiter-");
-            });
-        assertThat(used.get().getScheduledThreadPoolExecutor().isShutdown()).as("stopped with the context").isTrue();
     }
 
     @Test
@@ -367,22 +336,6 @@ class LimiterAutoConfigurationTests {
                 assertThat(context.getBean(RedisRateLimiter.class).health().subscribes()).isFalse();
                 assertThat(context.getBean(RedisRateLimiter.class).health().remembersRefusals()).isFalse();
             });
-    }
-
-    @Test
-    void keepsPolicyOverridesInRedisAndHearsConfigurationRefreshesWhereSpringCloudContextIsPresent() {
-        this.runner.run(context -> {
-            assertThat(context).hasSingleBean(RedisPolicyOverrides.class);
-            assertThat(context).hasSingleBean(PolicyRefreshListener.class);
-        });
-        this.runner.withClassLoader(new FilteredClassLoader(EnvironmentChangeEvent.class)).run(context -> {
-            assertThat(context).hasSingleBean(RedisPolicyOverrides.class);
-            assertThat(context).doesNotHaveBean(PolicyRefreshListener.class);
-        });
-        this.runner.withPropertyValues("limiter.policy-overrides.enabled=false").run(context -> {
-            assertThat(context).doesNotHaveBean(RedisPolicyOverrides.class);
-            assertThat(context).doesNotHaveBean(PolicyRefreshListener.class);
-        });
     }
 
     @Test

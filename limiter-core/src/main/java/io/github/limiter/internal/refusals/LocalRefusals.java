@@ -130,8 +130,8 @@ public final class LocalRefusals {
         return this.refusals.size() < this.maxEntries;
     }
 
-    /** Forgets a key, after an unban or a reset here or on another instance. */
-    public void forget(String stateKey) {
+    /** Invalidates a key's remembered refusal, after an unban or a reset here or on another instance. */
+    public void invalidate(String stateKey) {
         this.refusals.remove(stateKey);
     }
 

@@ -53,7 +53,7 @@ class LocalRefusalsTests {
         assertThat(refused.outcome()).isEqualTo(Outcome.REJECTED);
         assertThat(refused.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(1));
         assertThat(local.refuse("k", new LimitRequest("id", "k", LIMIT, 0))).as("a call taking no permit").isNull();
-        local.forget("k");
+        local.invalidate("k");
         assertThat(refuse(local, "k")).isNull();
     }
 

@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import io.github.limiter.RateLimiter;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.redis.RedisRateLimiter;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -33,11 +35,21 @@ final class LimiterStateReset {
 
     private final ObjectProvider<RedisConnectionFactory> connectionFactory;
 
+    private volatile @Nullable Consumer<String> invalidator;
+
     LimiterStateReset(ObjectProvider<LimiterProperties> properties, ObjectProvider<RateLimiter> rateLimiter,
             ObjectProvider<RedisConnectionFactory> connectionFactory) {
         this.properties = properties;
         this.rateLimiter = rateLimiter;
         this.connectionFactory = connectionFactory;
+    }
+
+    /**
+     * Takes what invalidates a state key's remembered refusal on every instance, which the
+     * starter's limiter hands over when it is built.
+     */
+    void invalidateWith(Consumer<String> invalidator) {
+        this.invalidator = invalidator;
     }
 
     void run() {
@@ -57,15 +69,13 @@ final class LimiterStateReset {
             redis.unlink(keys.subList(from, Math.min(from + UNLINK_BATCH, keys.size())));
         }
         // after the keys are gone, so that a refusal cannot be remembered again from them
-        if (this.rateLimiter.getIfUnique() instanceof RedisRateLimiter limiter) {
+        Consumer<String> invalidator = this.invalidator;
+        if (invalidator != null) {
             keys.stream()
                 .map(key -> LimiterKeys.stateKey(prefix, key))
                 .filter(Objects::nonNull)
                 .distinct()
-                .forEach(stateKey -> {
-                    limiter.forgetLocally(stateKey);
-                    redis.convertAndSend(limiter.invalidationChannel(), stateKey);
-                });
+                .forEach(invalidator);
         }
     }
 

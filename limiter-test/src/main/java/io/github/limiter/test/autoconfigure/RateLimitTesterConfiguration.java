@@ -4,6 +4,7 @@ import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.autoconfigure.RedisRateLimiterBuilderCustomizer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -21,11 +22,22 @@ class RateLimitTesterConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitTester rateLimitTester(ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RateLimitAdmin> admin,
-            ObjectProvider<RateLimitAdvisor> advisor,
-            ObjectProvider<LimiterProperties> properties, ObjectProvider<RedisConnectionFactory> connectionFactory) {
+            ObjectProvider<RateLimitAdvisor> advisor, LimiterStateReset reset,
+            ObjectProvider<RedisConnectionFactory> connectionFactory) {
         // providers, since the limiter's beans come later and are gone with limiter.enabled=false
-        return new RateLimitTester(rateLimiter, admin, advisor,
-                new LimiterStateReset(properties, rateLimiter, connectionFactory), connectionFactory);
+        return new RateLimitTester(rateLimiter, admin, advisor, reset, connectionFactory);
+    }
+
+    @Bean
+    LimiterStateReset limiterStateReset(ObjectProvider<LimiterProperties> properties,
+            ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RedisConnectionFactory> connectionFactory) {
+        return new LimiterStateReset(properties, rateLimiter, connectionFactory);
+    }
+
+    /** The starter's limiter hands the reset what invalidates the keys it remembers as refused, everywhere. */
+    @Bean
+    RedisRateLimiterBuilderCustomizer limiterStateResetInvalidator(LimiterStateReset reset) {
+        return (builder) -> builder.invalidator(reset::invalidateWith);
     }
 
 }

@@ -1,4 +1,4 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.redis;
 
 import java.util.List;
 import java.util.Set;

@@ -1,5 +1,6 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.redis;
 
+import io.github.limiter.autoconfigure.LimiterRedisProperties;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -63,8 +64,6 @@ final class LimiterRedisConnection implements DisposableBean {
     private final @Nullable String user;
 
     private final List<Runnable> pubSubLostListeners = new CopyOnWriteArrayList<>();
-
-    private final List<Runnable> openListeners = new CopyOnWriteArrayList<>();
 
     private final List<Runnable> reconnectListeners = new CopyOnWriteArrayList<>();
 
@@ -179,14 +178,6 @@ final class LimiterRedisConnection implements DisposableBean {
     /** Whether the connection is open: Redis answered, and the start check passed. */
     boolean isOpen() {
         return this.open;
-    }
-
-    /** Runs the listener once the connection is open: at once if it is. */
-    void whenOpen(Runnable listener) {
-        this.openListeners.add(listener);
-        if (this.open) {
-            listener.run();
-        }
     }
 
     /** Runs the listener whenever a subscription's connection is lost, until it is restored. */
@@ -312,7 +303,6 @@ final class LimiterRedisConnection implements DisposableBean {
 
     private void opened() {
         this.open = true;
-        this.openListeners.forEach(Runnable::run);
     }
 
     @Override

@@ -1,5 +1,9 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.redis;
 
+import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.autoconfigure.LimiterRedisProperties;
+import io.github.limiter.autoconfigure.LimiterLocalCacheProperties;
+import io.github.limiter.autoconfigure.RedisRateLimiterBuilderCustomizer;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.observation.DecisionObservationConvention;
@@ -28,11 +32,14 @@ import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfigu
  * keeps the recent ones in Redis, and tells every {@link RateLimitListener} bean about its
  * decisions (meters and HTTP headers where those are configured, and any of the application's);
  * each decision an observation in the
- * application's {@link ObservationRegistry}, if it has one.
+ * application's {@link ObservationRegistry}, if it has one. Imported by
+ * {@link io.github.limiter.autoconfigure.LimiterAutoConfiguration}; public only for that.
+ *
+ * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-class RedisRateLimiterConfiguration {
+public final class RedisRateLimiterConfiguration {
 
     private static final Log logger = LogFactory.getLog(RedisRateLimiterConfiguration.class);
 
@@ -75,12 +82,14 @@ class RedisRateLimiterConfiguration {
         if (localCache.isEnabled()) {
             // each instance hears the unbans and resets of the others, so that keys refused from
             // memory are forgotten everywhere at once; the subscription waits for the limiter's
-            // connection, so that it does not hold the connection factory's lock while that opens
+            // check to pass, so that it does not hold the connection factory's lock while the
+            // connection opens, nor ask Redis for a channel the user may not use
             LimiterRedisProperties redis = properties.getRedis();
             limiter.localCache(localCache.getMaxEntries(), localCache.getMaxTime())
-                .invalidations(connection.subscriptionConnectionFactory(), connection::isOpen,
+                .invalidations(connection.subscriptionConnectionFactory(),
                         redis.getConnectTimeout().plus(redis.getTimeout()),
-                        LimiterRedisConnection.reconnectBackOff(redis), tasks.scheduler());
+                        LimiterRedisConnection.reconnectBackOff(redis), tasks.scheduledExecutor())
+                .subscriptionConnectionLost(connection::onPubSubConnectionLost);
         }
         // Each decision becomes an observation where the application observes (Spring Boot's
         // Actuator gives it an ObservationRegistry, with tracing and a timer per observation);
@@ -90,10 +99,7 @@ class RedisRateLimiterConfiguration {
             limiter.observations(registry, observationConvention.getIfUnique());
         }
         customizers.orderedStream().forEach((customizer) -> customizer.customize(limiter));
-        RedisRateLimiter built = limiter.build();
-        connection.whenOpen(built::connectionOpened);
-        connection.onPubSubConnectionLost(built::subscriptionConnectionLost);
-        return built;
+        return limiter.build();
     }
 
     /**

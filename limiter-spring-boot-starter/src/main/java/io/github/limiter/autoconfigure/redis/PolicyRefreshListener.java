@@ -1,5 +1,6 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.redis;
 
+import io.github.limiter.autoconfigure.LimiterProperties;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -1,5 +1,6 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.redis;
 
+import io.github.limiter.autoconfigure.LimiterRedisProperties;
 import java.lang.reflect.Method;
 
 import org.apache.commons.logging.Log;

@@ -1,4 +1,4 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.redis;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.protocol.CommandHandler;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
@@ -26,23 +27,25 @@ import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 
 /**
- * Keeps a limiter subscribed to the messages by which instances tell each other to forget a locally
- * refused key after an unban or a reset, for as long as the application runs.
+ * Keeps a limiter subscribed to invalidations, the messages by which instances tell each other that
+ * a locally refused key was unbanned or reset, for as long as the application runs.
  *
- * <p>It drives a {@link RedisMessageListenerContainer} that does not start by itself: it starts it
- * in the background, so the application starts while Redis is down or slow, and starts it again,
- * on its back-off, after every failed attempt (the container itself does not retry a failed first
- * start), and after a lost connection that the client does not restore by itself
- * ({@link #subscriptionAborted(Throwable)}); a client that restores its subscriptions itself reports a lost
- * connection through {@link #connectionLost()}.
+ * <p>A {@link RedisMessageListenerContainer} subscribes, and recovers a subscription whose
+ * connection fails on its recovery back-off; a client that restores its subscriptions itself
+ * (Lettuce) reports a lost connection through {@link #connectionLost()}. This class starts the
+ * container once the limiter can use Redis ({@code ready}: it is reachable and the user may use the
+ * channel), and starts it again, on the same back-off, only when a start fails in a way the
+ * container hands back to its caller rather than recovers (a first connection that cannot be
+ * opened, a refused subscription).
  *
  * <p>While it is not subscribed, the limiter remembers no new refusal, so an unban on another
  * instance is not missed; each time it subscribes, the limiter's memory starts empty. Every change
- * of state is logged once.
+ * of state is logged once, and a failed start once per kind of failure in a streak.
  *
  * <p>The same container hears other channels for other kinds of message
  * ({@link #onMessageOn}), such as the announcements of a change of the policy overrides, each
@@ -51,9 +54,9 @@ import org.springframework.util.backoff.BackOffExecution;
  * <p>{@link RedisRateLimiterBuilder#invalidations} makes one, on a container of its own; the
  * limiter starts, stops and closes it.
  */
-public final class LocalRefusalsSubscription implements MessageListener, SubscriptionListener {
+public final class InvalidationSubscription implements MessageListener, SubscriptionListener {
 
-    private static final Log logger = LogFactory.getLog(LocalRefusalsSubscription.class);
+    private static final Log logger = LogFactory.getLog(InvalidationSubscription.class);
 
     private final RedisMessageListenerContainer container;
 
@@ -67,67 +70,72 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
 
     private final BackOff retry;
 
+    private final TaskScheduler scheduler;
+
     private final AtomicBoolean subscribed = new AtomicBoolean();
 
-    // failed attempts are logged once per kind of failure in a streak, not once per attempt
+    // failed starts are logged once per kind of failure in a streak, not once per attempt
     private final Set<FailureKind> logged = ConcurrentHashMap.newKeySet();
 
-    // a streak of failed attempts waits longer each time, until it subscribes
+    // a streak of failed starts waits longer each time, until it subscribes
     private volatile BackOffExecution backOff;
 
     // the permission the Redis user lacks to subscribe, if that is why it cannot
     private volatile @Nullable String misconfiguration;
 
-    // one attempt at a time is scheduled, whoever asks for it
-    private final AtomicBoolean scheduled = new AtomicBoolean();
-
-    private final TaskScheduler scheduler;
+    // whether the limiter can use Redis: the container is started only then
+    private volatile BooleanSupplier ready = () -> true;
 
     private volatile boolean running;
 
-    // one attempt at a time, whichever of the scheduler's threads runs it
-    private final Object attempts = new Object();
+    // one start at a time, whichever of the scheduler's threads runs it
+    private final Object starts = new Object();
 
     private final List<Runnable> announcements = new CopyOnWriteArrayList<>();
 
     /**
-     * Creates the subscription on a container of its own; {@link #start()} subscribes.
+     * Creates the subscription on a container of its own, which recovers a lost subscription on
+     * {@code retry}; {@link #start()} subscribes.
      * @param connections makes the subscription's connections
-     * @param connected whether the limiter's connection is open: the container starts only then,
-     * and again once {@link #connectionOpened()} says so
+     * @param ready whether the limiter can use Redis (its check passed): the container starts only
+     * then, and until then the subscription asks again on {@code retry}
      * @param registrationWait how long a subscription may take to be registered
-     * @param channel the channel on which instances announce the state keys to forget
+     * @param channel the channel of invalidations, whose messages are state keys
      * @param localRefusals the memory of refused keys the messages clear, or {@code null} for none
      * @param permissionMessage what Redis's refusal of a permission means, and what to grant
-     * @param retry how long to wait between attempts to start the container
-     * @param scheduler runs the attempts: the application's, which stops it
+     * @param retry how long to wait between attempts, the container's and this class's
+     * @param executor runs the attempts and the container's recoveries: the application's, which
+     * stops it
      * @return the subscription
      */
-    public static LocalRefusalsSubscription over(RedisConnectionFactory connections, BooleanSupplier connected,
+    public static InvalidationSubscription over(RedisConnectionFactory connections, BooleanSupplier ready,
             Duration registrationWait, String channel, @Nullable LocalRefusals localRefusals,
-            UnaryOperator<String> permissionMessage, BackOff retry, TaskScheduler scheduler) {
-        InvalidationListenerContainer container = new InvalidationListenerContainer();
+            UnaryOperator<String> permissionMessage, BackOff retry, ScheduledExecutorService executor) {
+        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
         container.setConnectionFactory(connections);
-        container.startWhen(connected);
         container.setMaxSubscriptionRegistrationWaitingTime(registrationWait.toMillis());
+        // a recovery waits on this executor's timer rather than in a sleeping thread
+        container.setSubscriptionExecutor(executor);
+        container.setErrorHandler((failure) -> logger.warn("Rate limiting failed to act on a message from "
+                + "another instance", failure));
+        InvalidationSubscription subscription = new InvalidationSubscription(container, channel, localRefusals,
+                permissionMessage, retry, new ConcurrentTaskScheduler(executor));
+        subscription.ready = ready;
+        container.setRecoveryBackoff(subscription::recoveryBackOff);
         container.afterPropertiesSet();
-        LocalRefusalsSubscription subscription = new LocalRefusalsSubscription(container, channel, localRefusals,
-                permissionMessage, retry, scheduler);
-        container.whenAborted(subscription::subscriptionAborted);
-        container.whenReady(subscription::startAgain);
         return subscription;
     }
 
     /**
      * Creates the subscription; {@link #start()} subscribes.
-     * @param container the container to subscribe with, not started, with auto-startup off
-     * @param channel the channel on which instances announce the state keys to forget
+     * @param container the container to subscribe with, set up and not started
+     * @param channel the channel of invalidations, whose messages are state keys
      * @param localRefusals the memory of refused keys the messages clear, or {@code null} for none
      * @param permissionMessage what Redis's refusal of a permission means, and what to grant
-     * @param retry how long to wait between attempts to start the container
-     * @param scheduler runs the attempts: the application's, which stops it
+     * @param retry how long to wait between failed starts of the container
+     * @param scheduler runs the starts: the application's, which stops it
      */
-    public LocalRefusalsSubscription(RedisMessageListenerContainer container, String channel,
+    public InvalidationSubscription(RedisMessageListenerContainer container, String channel,
             @Nullable LocalRefusals localRefusals, UnaryOperator<String> permissionMessage, BackOff retry,
             TaskScheduler scheduler) {
         this.container = container;
@@ -147,36 +155,44 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
         this.running = true;
         listening(false);
         this.backOff = this.retry.start();
-        attemptAfter(0);
+        startAfter(0);
     }
 
-    private void attempt() {
-        synchronized (this.attempts) {
-            if (!this.running) {
+    private void startContainer() {
+        synchronized (this.starts) {
+            if (!this.running || this.container.isRunning()) {
+                return;
+            }
+            if (!this.ready.getAsBoolean()) {
+                // Redis cannot be used yet: the limiter's own connection reports why, once
+                startAfter(this.backOff.nextBackOff());
                 return;
             }
             try {
-                if (this.container.isRunning()) {
-                    // started, but its subscription was given up (a blocking client lost its connection)
-                    this.container.stop();
-                }
                 this.container.start();
             }
+            catch (IllegalStateException ex) {
+                // the registration wait ran out: the container still subscribes, or recovers, by itself
+                failed(ex);
+            }
             catch (RuntimeException ex) {
-                // a failed start leaves the container marked as started: stop it so that start() tries again
+                // the container gave the start up: a failed start leaves it marked as started
                 this.container.stop();
                 if (this.running) {
                     // not when it was stopped meanwhile: the application is closing, nothing failed
                     failed(ex);
-                    schedule();
+                    startAfter(this.backOff.nextBackOff());
                 }
             }
         }
     }
 
-    private void attemptAfter(long millis) {
+    private void startAfter(long millis) {
+        if (millis == BackOffExecution.STOP || !this.running) {
+            return;
+        }
         try {
-            this.scheduler.schedule(this::attempt, Instant.now().plusMillis(millis));
+            this.scheduler.schedule(this::startContainer, Instant.now().plusMillis(millis));
         }
         catch (TaskRejectedException ex) {
             // the scheduler is shutting down with the application: nothing is left to subscribe for
@@ -184,7 +200,20 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
     }
 
     /**
-     * Logs a failed attempt once per kind of failure in a streak (a client may alternate between
+     * The container's recovery back-off: each failed attempt asks it how long to wait, and the
+     * subscription counts as lost until one succeeds. The waits of a streak grow until it
+     * subscribes again, wherever the container starts over (a blocking client's connection that
+     * fails while it subscribes counts as subscribed, which would start every wait from the first).
+     */
+    private BackOffExecution recoveryBackOff() {
+        return () -> {
+            changeTo(false);
+            return this.backOff.nextBackOff();
+        };
+    }
+
+    /**
+     * Logs a failed start once per kind of failure in a streak (a client may alternate between
      * two); a refused permission is an error, and the failures that follow it are not logged
      * until it subscribes.
      */
@@ -195,8 +224,7 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
             this.misconfiguration = this.permissionMessage.apply(message);
         }
         else if (this.misconfiguration != null) {
-            // what follows a refused subscription (Jedis's connection out of step: NOSUB, an
-            // unexpected PONG) says nothing new: the permission is still missing, as logged
+            // what follows a refused subscription says nothing new: the permission is still missing, as logged
             return;
         }
         if (!this.logged.add(kind)) {
@@ -239,7 +267,7 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
     @Override
     public void onMessage(Message message, byte @Nullable [] pattern) {
         if (this.localRefusals != null) {
-            this.localRefusals.forget(new String(message.getBody(), StandardCharsets.UTF_8));
+            this.localRefusals.invalidate(new String(message.getBody(), StandardCharsets.UTF_8));
         }
     }
 
@@ -261,46 +289,6 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
         changeTo(false);
     }
 
-    /**
-     * Tells the subscription that the container gave its subscription up (as it does when a
-     * blocking client such as Jedis loses its connection, or when Redis refuses the subscription):
-     * it counts as unsubscribed, and the container is started again, on the back-off, until it
-     * subscribes. Each attempt of a streak waits longer than the one before, up to the back-off's
-     * maximum, and the streak is logged once per kind of failure.
-     * @param cause why the container gave up
-     */
-    void subscriptionAborted(Throwable cause) {
-        changeTo(false);
-        failed(cause);
-        schedule();
-    }
-
-    /**
-     * Starts the container again, as after an aborted subscription but with no failure to count:
-     * for a container whose start waited for something, such as its connection to open.
-     */
-    void startAgain() {
-        if (this.running) {
-            attemptAfter(0);
-        }
-    }
-
-    /** Schedules the next attempt on the streak's back-off, unless one is already scheduled. */
-    private void schedule() {
-        long wait = this.backOff.nextBackOff();
-        if (wait != BackOffExecution.STOP && this.running && this.scheduled.compareAndSet(false, true)) {
-            try {
-                this.scheduler.schedule(() -> {
-                    this.scheduled.set(false);
-                    attempt();
-                }, Instant.now().plusMillis(wait));
-            }
-            catch (TaskRejectedException ex) {
-                this.scheduled.set(false);
-            }
-        }
-    }
-
     // synchronized: a lost connection (Netty thread) and a new subscription must apply in order
     private synchronized void changeTo(boolean subscribed) {
         if (this.subscribed.getAndSet(subscribed) == subscribed) {
@@ -316,7 +304,7 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
             // what was announced while this instance was not subscribed is lost: act as if it was heard
             this.announcements.forEach(Runnable::run);
         }
-        else if (isRunning()) {
+        else if (this.running) {
             logger.warn("Rate limiting lost its subscription to unbans and resets from other instances; until it "
                     + "subscribes again, it remembers no new refused key");
         }
@@ -340,16 +328,11 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
 
     public void stop() {
         this.running = false;
-        this.container.stop();
+        synchronized (this.starts) {
+            this.container.stop();
+        }
         // stopped, it hears nothing, whether or not the container said it unsubscribed
         changeTo(false);
-    }
-
-    /** The limiter's connection opened: a start of the container that waited for it goes on. */
-    public void connectionOpened() {
-        if (this.container instanceof InvalidationListenerContainer waiting) {
-            waiting.connectionOpened();
-        }
     }
 
     /** Stops the container for good, with its threads: when the limiter is closed. */
@@ -359,12 +342,8 @@ public final class LocalRefusalsSubscription implements MessageListener, Subscri
             this.container.destroy();
         }
         catch (Exception ex) {
-            logger.debug("The invalidation listener container failed to close", ex);
+            logger.debug("The subscription's listener container failed to close", ex);
         }
-    }
-
-    boolean isRunning() {
-        return this.running;
     }
 
 }

@@ -1,5 +1,6 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.redis;
 
+import io.github.limiter.autoconfigure.LimiterRedisProperties;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Set;

@@ -1,5 +1,7 @@
-package io.github.limiter.autoconfigure;
+package io.github.limiter.autoconfigure.redis;
 
+import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.autoconfigure.LimiterPolicyOverridesProperties;
 import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.redis.RedisRateLimiter;
@@ -18,12 +20,16 @@ import org.springframework.core.env.Environment;
  * announced to the other instances, which read it at once, and every instance reads them every
  * {@code limiter.policy-overrides.poll-interval} in case it missed an announcement. Each change this instance applies
  * is published as a {@link io.github.limiter.policy.RateLimitPolicyChangedEvent}. With Spring Cloud Context, a
- * configuration refresh of a policy changes it the same way.
+ * configuration refresh of a policy changes it the same way. Imported by
+ * {@link io.github.limiter.autoconfigure.LimiterAutoConfiguration}, after the advisor's configuration;
+ * public only for that.
+ *
+ * @since 0.1.0
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBean({ RedisRateLimiter.class, RateLimitAdvisor.class })
 @ConditionalOnBooleanProperty(name = "limiter.policy-overrides.enabled", matchIfMissing = true)
-class PolicyOverridesConfiguration {
+public final class PolicyOverridesConfiguration {
 
     @Bean
     RedisPolicyOverrides limiterPolicyOverrides(RedisRateLimiter rateLimiter, LimiterProperties properties,
