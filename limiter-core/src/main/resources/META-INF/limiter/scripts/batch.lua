@@ -6,7 +6,7 @@
 -- KEYS     each call's keys, one call after the other
 -- ARGV     each call's arguments, one after the other, each call in the layout of its shape: the
 --          fast path's ('f' or 't' first, fixed_window_fast.lua), or decide.lua's (the mode first,
---          then n, then ten values per limit)
+--          then n, then ten values per limit, nine for 'settle')
 -- Reply    each call's reply, as its layout's script gives it, one after the other. A call that fails (a key of
 --          another type, say) replies with the error's text (a string where the outcome's integer
 --          would be), then zeros to its reply's length; its neighbours are decided all the same.
@@ -22,7 +22,8 @@ while ao < args do
     run, keys, used, replies = fixed_window_fast, 1, 6, 3
   else
     local n = tonumber(ARGV[ao + 2])
-    run, keys, used, replies = decide, 3 * n, 2 + 10 * n, n * ((shape == 'peek' or shape == 'settle') and 3 or 6)
+    local values = (shape == 'settle') and 9 or 10
+    run, keys, used, replies = decide, 3 * n, 2 + values * n, n * ((shape == 'peek' or shape == 'settle') and 3 or 6)
   end
   local ok, err = pcall(run, ko, ao, reply)
   if not ok then

@@ -31,12 +31,14 @@
 -- Reply for 'peek': three integers per limit: count, reset, ms left on the ban.
 --
 -- 'settle' gives back or charges what a call allowed earlier turned out to cost beyond the cost its
--- decision took (@RateLimit's actualCost), in the window the call was decided in. Its seven values
--- per limit are those of 'acquire' but four (the period ends those of now, from the application's
--- clock): cost is the difference (negative: given back),
--- alert-at the reset the call's decision replied, ban the ms from that reply to this call, shadow
--- the channel on which a count that fell is announced (the state key, as an unban's), so that the
--- instances that remember refusals ask Redis again; empty for none.
+-- decision took (@RateLimit's actualCost), in the window the call was decided in. Its keys are
+-- those of 'acquire' (only the state is written); after ARGV[2], n, it takes nine values per limit
+-- of its own:
+--            algorithm, window in ms, delta (the actual cost less the decision's cost; negative:
+--            given back), reset (the ms until its window ended that the call's decision replied),
+--            since (the ms from that reply to this call), channel (where a count that fell is
+--            announced, the state key as message, as an unban's, so that the instances that
+--            remember refusals ask Redis again; empty for none), period ends as 'acquire''s, of now
 -- Reply for 'settle': three integers per limit: 1 if a count was changed (0: the call's window had
 -- ended, nothing is written), the count of the call's window after it, the ms until that window ends.
 --
@@ -48,19 +50,19 @@ local function decide(ko, ao, reply)
   local n = tonumber(ARGV[ao + 2])
   if mode == 'settle' then
     for i = 1, n do
-      local a = ao + 2 + (i - 1) * 10
+      local a = ao + 2 + (i - 1) * 9
       local l = { state_key = KEYS[ko + (i - 1) * 3 + 1], algorithm = tonumber(ARGV[a + 1]),
-                  window = tonumber(ARGV[a + 3]), delta = tonumber(ARGV[a + 4]), reset = tonumber(ARGV[a + 5]),
-                  since = tonumber(ARGV[a + 6]) }
-      if ARGV[a + 8] ~= '0' then
-        l.ends = { tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]) }
+                  window = tonumber(ARGV[a + 2]), delta = tonumber(ARGV[a + 3]), reset = tonumber(ARGV[a + 4]),
+                  since = tonumber(ARGV[a + 5]) }
+      if ARGV[a + 7] ~= '0' then
+        l.ends = { tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]) }
       end
       local settle = ALGORITHMS[l.algorithm].settle
       if not settle then
         error('limiter: calls under algorithm ' .. l.algorithm .. ' cannot be settled')
       end
       local changed, count, reset = settle(l)
-      local channel = ARGV[a + 7]
+      local channel = ARGV[a + 6]
       if changed == 1 and l.delta < 0 and channel ~= '' then
         redis.call('PUBLISH', channel, l.state_key)
       end

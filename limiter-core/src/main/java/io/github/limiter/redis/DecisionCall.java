@@ -91,9 +91,9 @@ final class DecisionCall implements ScriptCall {
     }
 
     /**
-     * Adds a limit to settle, in the settle mode's layout: the general one, with the difference in
-     * place of the cost, the decision's reset in place of alert-at, the time since its reply in
-     * place of the ban, and the channel a give-back is announced on in place of the shadow flag.
+     * Adds a limit to settle, in the settle mode's own layout ({@link DecisionScript#SETTLE_ARGS_PER_LIMIT}
+     * values): its algorithm, window, the difference, the decision's reset, the time since its
+     * reply, the channel a give-back is announced on, and the calendar's period ends.
      * @param delta the actual cost less the cost the decision took: negative to give back
      * @param decidedReset the reset the call's decision replied, in ms
      * @param sinceMillis the ms from the decision's reply to now
@@ -105,46 +105,70 @@ final class DecisionCall implements ScriptCall {
         if (this.mode != DecisionScript.SETTLE) {
             throw new IllegalStateException("A settlement is added to a call in the settle mode");
         }
-        return addGeneral(stateKey, limit, delta, decidedReset, sinceMillis, bytes(channel));
+        byte[][] out = start(DecisionScript.SETTLE_ARGS_PER_LIMIT);
+        int arg = keys(out, stateKey, limit) + this.added * DecisionScript.SETTLE_ARGS_PER_LIMIT;
+        out[arg] = number(DecisionScript.code(limit.algorithm()));
+        out[arg + 1] = number(limit.window().toMillis());
+        out[arg + 2] = number(delta);
+        out[arg + 3] = number(decidedReset);
+        out[arg + 4] = number(sinceMillis);
+        out[arg + 5] = bytes(channel);
+        periodEnds(out, arg + 6, limit);
+        this.added++;
+        return this;
     }
 
     private DecisionCall addGeneral(String stateKey, Limit limit, long cost, long alertAt, long banMillis,
-            byte[] last) {
-        if (this.keysAndArgs == null) {
-            this.keysAndArgs = new byte[this.limits * (DecisionScript.KEYS_PER_LIMIT + DecisionScript.ARGS_PER_LIMIT)
-                    + DecisionScript.LEADING_ARGS][];
-            this.numKeys = this.limits * DecisionScript.KEYS_PER_LIMIT;
-            this.keysAndArgs[this.numKeys] = this.mode;
-            this.keysAndArgs[this.numKeys + 1] = number(this.limits);
-        }
-        byte[][] out = this.keysAndArgs;
-        boolean shadow = limit.mode() == Limit.Mode.SHADOW;
-        byte[] state = bytes(stateKey);
-        int key = this.added * DecisionScript.KEYS_PER_LIMIT;
-        out[key] = state;
-        out[key + 1] = concat(state, shadow ? SHADOW_BAN : BAN);
-        out[key + 2] = concat(state, ALERT);
-        int arg = this.numKeys + DecisionScript.LEADING_ARGS + this.added * DecisionScript.ARGS_PER_LIMIT;
+            byte[] shadow) {
+        byte[][] out = start(DecisionScript.ARGS_PER_LIMIT);
+        int arg = keys(out, stateKey, limit) + this.added * DecisionScript.ARGS_PER_LIMIT;
         out[arg] = number(DecisionScript.code(limit.algorithm()));
         out[arg + 1] = number(limit.max());
         out[arg + 2] = number(limit.window().toMillis());
         out[arg + 3] = number(cost);
         out[arg + 4] = number(alertAt);
         out[arg + 5] = number(banMillis);
-        out[arg + 6] = last;
-        if (limit.calendar() != null) {
-            long[] ends = CalendarPeriods.ends(limit, Instant.now());
-            out[arg + 7] = number(ends[0]);
-            out[arg + 8] = number(ends[1]);
-            out[arg + 9] = number(ends[2]);
-        }
-        else {
-            out[arg + 7] = SMALL[0];
-            out[arg + 8] = SMALL[0];
-            out[arg + 9] = SMALL[0];
-        }
+        out[arg + 6] = shadow;
+        periodEnds(out, arg + 7, limit);
         this.added++;
         return this;
+    }
+
+    /** The keys and arguments of the general layout, with the mode and the count of limits set. */
+    private byte[][] start(int argsPerLimit) {
+        if (this.keysAndArgs == null) {
+            this.keysAndArgs = new byte[this.limits * (DecisionScript.KEYS_PER_LIMIT + argsPerLimit)
+                    + DecisionScript.LEADING_ARGS][];
+            this.numKeys = this.limits * DecisionScript.KEYS_PER_LIMIT;
+            this.keysAndArgs[this.numKeys] = this.mode;
+            this.keysAndArgs[this.numKeys + 1] = number(this.limits);
+        }
+        return this.keysAndArgs;
+    }
+
+    /** Sets the limit's three keys, from its state key; returns where the limits' arguments start. */
+    private int keys(byte[][] out, String stateKey, Limit limit) {
+        byte[] state = bytes(stateKey);
+        int key = this.added * DecisionScript.KEYS_PER_LIMIT;
+        out[key] = state;
+        out[key + 1] = concat(state, (limit.mode() == Limit.Mode.SHADOW) ? SHADOW_BAN : BAN);
+        out[key + 2] = concat(state, ALERT);
+        return this.numKeys + DecisionScript.LEADING_ARGS;
+    }
+
+    /** The ends of the calendar's three periods around now, or three zeros for a limit without one. */
+    private static void periodEnds(byte[][] out, int at, Limit limit) {
+        if (limit.calendar() != null) {
+            long[] ends = CalendarPeriods.ends(limit, Instant.now());
+            out[at] = number(ends[0]);
+            out[at + 1] = number(ends[1]);
+            out[at + 2] = number(ends[2]);
+        }
+        else {
+            out[at] = SMALL[0];
+            out[at + 1] = SMALL[0];
+            out[at + 2] = SMALL[0];
+        }
     }
 
     /** The fast path's layout: the state key; the shape, max, window, cost, and the tiers if any. */

@@ -90,6 +90,12 @@ final class DecisionScript {
      */
     static final byte[] SETTLE = bytes("settle");
 
+    /**
+     * Arguments per limit in the settle mode: algorithm, window, delta, the decision's reset, the
+     * time since its reply, the channel, and the ends of three calendar periods.
+     */
+    static final int SETTLE_ARGS_PER_LIMIT = 9;
+
     /** Reply values per limit in the settle mode: whether a count changed, the window's count, its reset. */
     static final int SETTLE_REPLY_PER_LIMIT = 3;
 

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DecisionScriptTests {
 
-    private static final Map<String, Integer> WORDS = Map.of("two", 2, "three", 3, "six", 6, "seven", 7, "ten", 10);
+    private static final Map<String, Integer> WORDS = Map.of("two", 2, "three", 3, "six", 6, "seven", 7, "nine", 9, "ten", 10);
 
     private final String header = header();
 
@@ -35,6 +35,12 @@ class DecisionScriptTests {
         assertThat(number("then (\\w+) values per limit")).isEqualTo(DecisionScript.ARGS_PER_LIMIT);
         assertThat(this.header).contains("ARGV[1] 'acquire'", "ARGV[2] n, the number of limits");
         assertThat(DecisionScript.LEADING_ARGS).isEqualTo(2);
+        assertThat(number("it takes (\\w+) values per limit of its own")).isEqualTo(DecisionScript.SETTLE_ARGS_PER_LIMIT);
+        assertThat(new DecisionCall(DecisionScript.SETTLE, 2)
+            .addSettlement("{s:a}", Limit.of(10, Duration.ofMinutes(1)), -1, 500, 20, "c")
+            .addSettlement("{s:b}", Limit.of(10, Duration.ofMinutes(1)), 2, 500, 20, "")
+            .keysAndArgs().length).isEqualTo(2 * DecisionScript.KEYS_PER_LIMIT + DecisionScript.LEADING_ARGS
+                    + 2 * DecisionScript.SETTLE_ARGS_PER_LIMIT);
     }
 
     @Test
