@@ -97,7 +97,7 @@ final class AcrossSlots {
         boolean refuses = false;
         for (int i = 0; i < group.size(); i++) {
             this.decisions[group.get(i)] = decided.get(i);
-            refuses |= Replies.refuses(decided.get(i));
+            refuses |= BindingDecisions.refuses(decided.get(i));
         }
         return refuses;
     }
@@ -105,7 +105,7 @@ final class AcrossSlots {
     private List<Decision> result(boolean allow) {
         List<Decision> result = new ArrayList<>(this.size);
         for (Decision decision : this.decisions) {
-            result.add(allow ? decision : Replies.notCounted(decision));
+            result.add(allow ? decision : BindingDecisions.notCounted(decision));
         }
         return result;
     }

@@ -1,7 +1,6 @@
 package io.github.limiter.redis;
 
 import io.github.limiter.internal.transport.LettuceScriptRunner;
-import io.github.limiter.internal.transport.ScriptRunner;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -86,7 +85,7 @@ final class CoalescedRuns {
             }
             List<Long> numbers;
             try {
-                numbers = ScriptRunner.numbers(part, pending.call());
+                numbers = pending.call().read(part);
             }
             catch (IllegalStateException ex) {
                 pending.result().completeExceptionally(ex);

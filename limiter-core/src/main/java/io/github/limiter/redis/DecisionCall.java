@@ -276,10 +276,10 @@ final class DecisionCall implements ScriptCall {
         return this.fast;
     }
 
-    /** The reply as {@link DecisionScript#SCRIPT} gives it: the fast path's three values unpacked. */
+    /** The reply as {@link DecisionScript#SCRIPT} gives it, checked: the fast path's three values unpacked. */
     @Override
-    public List<Long> expand(List<Long> reply) {
-        return this.fast ? DecisionScript.unpackFast(reply.get(0), reply.get(1), reply.get(2)) : reply;
+    public List<Long> read(@Nullable List<?> reply) {
+        return DecisionReply.numbers(reply, this.replySize, this.fast);
     }
 
     /** What becomes of a call's reply, or failure, after its caller stopped waiting for it. */

@@ -147,7 +147,7 @@ final class DecisionEngine {
                 throw (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
             }
             this.failures.succeeded();
-            boolean changed = reply.get(0) == 1;
+            boolean changed = DecisionReply.settled(reply);
             if (changed && delta < 0 && this.localRefusals != null) {
                 this.localRefusals.invalidate(stateKey);
             }
@@ -232,7 +232,7 @@ final class DecisionEngine {
 
             });
         }
-        return runner.run(call).thenApply(reply -> Replies.decisions(requests, reply));
+        return runner.run(call).thenApply(reply -> DecisionReply.decisions(requests, reply));
     }
 
     /**
@@ -244,7 +244,7 @@ final class DecisionEngine {
         repliedAgain();
         List<Decision> decisions;
         try {
-            decisions = Replies.decisions(requests, reply);
+            decisions = DecisionReply.decisions(requests, reply);
         }
         catch (RuntimeException ex) {
             logger.error("Rate limiting could not read a late decision's reply " + reply, ex);
@@ -288,7 +288,7 @@ final class DecisionEngine {
                 this.localRefusals.remember(stateKeys[i], requests.get(i), decisions.get(i));
             }
         }
-        Decision binding = Replies.binding(decisions);
+        Decision binding = BindingDecisions.binding(decisions);
         if (logger.isDebugEnabled()) {
             logger.debug("Decided " + decisions + " in " + latency.toNanos() / 1000 + " us");
         }

@@ -65,7 +65,7 @@ final class DecisionScript {
 
     /**
      * Reply values of a call in the fast path's layout: the count, the reset, and the retry,
-     * outcome and flags packed ({@link #unpackFast}).
+     * outcome and flags packed ({@link DecisionReply#numbers}).
      */
     static final int FAST_REPLY = 3;
 
@@ -138,14 +138,6 @@ final class DecisionScript {
     static boolean fast(byte[] mode, Limit limit) {
         return mode == ACQUIRE && limit.algorithm() == Algorithm.FIXED_WINDOW && limit.mode() == Limit.Mode.ENFORCE
                 && limit.calendar() == null;
-    }
-
-    /**
-     * The six values of the acquire mode's reply from the fast path's three: the count, the reset,
-     * and retry * 16 + outcome + alert * 4 + ban started * 8.
-     */
-    static List<Long> unpackFast(long count, long reset, long packed) {
-        return List.of(packed & 3, count, reset, packed >>> 4, (packed >>> 2) & 1, (packed >>> 3) & 1);
     }
 
     private static byte[] bytes(String text) {

@@ -49,8 +49,7 @@ final class RedisLimitAdmin {
         Objects.requireNonNull(key, "key must not be null");
         DecisionEngine.checkLimitId(limitId);
         String state = RedisKeys.state(this.keyPrefix, limitId, key, this.normalizeKeys);
-        List<Long> reply = this.blocking.runHere(new DecisionCall(DecisionScript.PEEK, 1).add(state, limit, 0));
-        return new LimitState(reply.get(0), Duration.ofMillis(reply.get(1)), Duration.ofMillis(reply.get(2)));
+        return DecisionReply.state(this.blocking.runHere(new DecisionCall(DecisionScript.PEEK, 1).add(state, limit, 0)));
     }
 
     Duration banTimeLeft(String limitId, String key) {

@@ -113,12 +113,12 @@ class DecisionScriptTests {
     @Test
     void theFastPathsPackedReplyUnpacksToTheGeneralOne() {
         // count 7, reset 900 ms, banned for 600,000 ms, the ban started by this call
-        assertThat(DecisionScript.unpackFast(7, 900, 600_000L * 16 + DecisionScript.BANNED + 8))
+        assertThat(DecisionReply.numbers(List.of(7L, 900L, 600_000L * 16 + DecisionScript.BANNED + 8), 3, true))
             .containsExactly((long) DecisionScript.BANNED, 7L, 900L, 600_000L, 0L, 1L);
         // allowed, raising the alert
-        assertThat(DecisionScript.unpackFast(3, 59_000, DecisionScript.ALLOWED + 4))
+        assertThat(DecisionReply.numbers(List.of(3L, 59_000L, (long) DecisionScript.ALLOWED + 4), 3, true))
             .containsExactly((long) DecisionScript.ALLOWED, 3L, 59_000L, 0L, 1L, 0L);
-        assertThat(DecisionScript.unpackFast(5, 1_000, 1_000L * 16 + DecisionScript.REJECTED))
+        assertThat(DecisionReply.numbers(List.of(5L, 1_000L, 1_000L * 16 + DecisionScript.REJECTED), 3, true))
             .containsExactly((long) DecisionScript.REJECTED, 5L, 1_000L, 1_000L, 0L, 0L);
         assertThat(header("fixed_window_fast.lua")).contains(
                 "retry * 16 + outcome + alert * 4 + ban_started * 8");

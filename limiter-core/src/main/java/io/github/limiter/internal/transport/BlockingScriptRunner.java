@@ -69,7 +69,7 @@ public final class BlockingScriptRunner implements ScriptRunner<ScriptCall> {
             call.sending();
             return evalSha(connection, script, keysAndArgs, call.numKeys());
         }, true);
-        return ScriptRunner.numbers(reply, call);
+        return call.read(reply);
     }
 
     static @Nullable List<?> evalSha(RedisConnection connection, RedisScript<List<Long>> script,

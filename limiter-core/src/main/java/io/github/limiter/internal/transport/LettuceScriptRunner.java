@@ -122,7 +122,7 @@ public final class LettuceScriptRunner implements ScriptRunner<ScriptCall> {
             }
             List<Long> numbers;
             try {
-                numbers = ScriptRunner.numbers(reply, call);
+                numbers = call.read(reply);
             }
             catch (IllegalStateException ex) {
                 result.completeExceptionally(ex);

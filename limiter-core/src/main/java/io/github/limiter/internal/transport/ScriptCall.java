@@ -2,6 +2,8 @@ package io.github.limiter.internal.transport;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -31,17 +33,18 @@ public interface ScriptCall {
     int numKeys();
 
     /**
-     * Returns how many integers the script's reply holds.
+     * Returns how many values the script's reply holds: a coalesced run's reply is split by them.
      * @return the reply's size
      */
     int replySize();
 
     /**
-     * Returns the reply as the caller reads it, from the integers the script gave.
-     * @param reply the script's reply, checked
+     * Reads the script's reply as the caller does: checked, and in the caller's form.
+     * @param reply the reply as the client gave it
      * @return the reply as the caller reads it
+     * @throws IllegalStateException if the reply is not what the script returns
      */
-    List<Long> expand(List<Long> reply);
+    List<Long> read(@Nullable List<?> reply);
 
     /** Marks the call as on its way to Redis: from now on, the script may run whatever happens here. */
     void sending();
@@ -54,7 +57,7 @@ public interface ScriptCall {
 
     /**
      * Hands over a reply that came after the caller stopped waiting: the script ran.
-     * @param reply the reply, checked and expanded
+     * @param reply the reply, as {@link #read} gave it
      */
     void repliedLate(List<Long> reply);
 

@@ -1,11 +1,9 @@
 package io.github.limiter.internal.transport;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.QueryTimeoutException;
 
@@ -36,21 +34,6 @@ public interface ScriptRunner<C extends ScriptCall> {
      * reply is not what the script returns
      */
     CompletableFuture<List<Long>> run(C call);
-
-    /** Checks that a reply is the integers the script returns, as many as the call expects. */
-    static List<Long> numbers(@Nullable List<?> reply, ScriptCall call) {
-        if (reply == null || reply.size() != call.replySize()) {
-            throw new IllegalStateException("Unexpected reply from the limiter script: " + reply);
-        }
-        List<Long> numbers = new ArrayList<>(reply.size());
-        for (Object value : reply) {
-            if (!(value instanceof Long number)) {
-                throw new IllegalStateException("Unexpected reply from the limiter script: " + reply);
-            }
-            numbers.add(number);
-        }
-        return call.expand(numbers);
-    }
 
     /** The failure of a call whose caller waited as long as it may: the script may still run. */
     static QueryTimeoutException timedOut(Duration timeout) {

@@ -1,48 +1,18 @@
 package io.github.limiter.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
-import io.github.limiter.Limit;
-import io.github.limiter.LimitRequest;
 
 /**
- * Turns the decision script's reply into {@link Decision}s, and picks the one that binds a call.
+ * Which of a call's decisions, one per limit, binds it; and what a limit's decision becomes when
+ * another limit refused the call.
  */
-final class Replies {
+final class BindingDecisions {
 
-    private Replies() {
-    }
-
-    /** The decisions of a reply in the acquire or check mode, one per request, in order. */
-    static List<Decision> decisions(List<LimitRequest> requests, List<Long> reply) {
-        List<Decision> decisions = new ArrayList<>(requests.size());
-        for (int i = 0; i < requests.size(); i++) {
-            decisions.add(decision(requests.get(i), reply, i * DecisionScript.REPLY_PER_LIMIT));
-        }
-        return decisions;
-    }
-
-    private static Decision decision(LimitRequest request, List<Long> reply, int at) {
-        long max = request.limit().max();
-        long count = reply.get(at + 1);
-        Duration reset = Duration.ofMillis(reply.get(at + 2));
-        Duration retry = Duration.ofMillis(reply.get(at + 3));
-        Decision decision = switch (reply.get(at).intValue()) {
-            case DecisionScript.ALLOWED -> Decision.allow(request.limitId(), request.key(), max, count, reset);
-            case DecisionScript.BANNED -> Decision.ban(request.limitId(), request.key(), max, count, retry, reset);
-            default -> Decision.reject(request.limitId(), request.key(), max, count, retry, reset);
-        };
-        if (reply.get(at + 4) == 1L) {
-            decision = decision.withAlertRaised();
-        }
-        if (reply.get(at + 5) == 1L) {
-            decision = decision.withBanStarted();
-        }
-        return (request.limit().mode() == Limit.Mode.SHADOW) ? decision.inShadow() : decision;
+    private BindingDecisions() {
     }
 
     /** A limit that would have allowed a call some other limit refused: nothing was counted. */
