@@ -2,7 +2,6 @@ package io.github.limiter.redis;
 
 import io.github.limiter.internal.transport.Deadlines;
 import io.github.limiter.internal.transport.LettuceScriptRunner;
-import io.github.limiter.internal.transport.LettuceTimeouts;
 import io.github.limiter.internal.transport.ScriptRunner;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -23,40 +22,16 @@ import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * Gathers decisions that wait for the same connection into one script run (group commit). While
- * no run of a group is in flight, a call is sent at once, on its own, as it would be without this
- * runner: a light load waits for nothing. While one is, the calls that arrive wait, and go
- * together, up to a bounded number, as soon as it returns, or at the next tick of the timer
- * ({@link Deadlines#TICK_MILLIS}) if that comes first: then beside the runs in flight, pipelined on
- * the connection. A Redis near by answers within the tick, so the runs are as large as they can be;
- * from a Redis far away, a call waits at most a tick before it is sent, never for another run's
- * reply, and is decided within the timeout whenever a call alone would be. Redis pays one script
- * call, one read and one write for many decisions.
+ * Gathers decisions that wait for the same connection into one script run (group commit): a call
+ * is sent at once while no run of its group is in flight; otherwise it waits, with the others that
+ * arrive, until that run returns or the next timer tick ({@link Deadlines#TICK_MILLIS}), and they
+ * go as one run ({@link DecisionScript#BATCH}, or {@link DecisionScript#FIXED_WINDOW_FAST_BATCH}
+ * when every call takes the fast path). On Redis Cluster a group is a hash slot.
  *
- * <p>The calls of a run are decided one after the other by {@link DecisionScript#BATCH}, each as
- * if alone; a run whose every call takes the fast path, by
- * {@link DecisionScript#FIXED_WINDOW_FAST_BATCH}. On Redis Cluster, calls are grouped by the hash
- * slot of their keys (every key of one call shares one), so that each run stays in one slot;
- * elsewhere there is one group.
- *
- * <p>Failures: a run that fails (connection lost, timeout) fails each of its calls, and each
- * caller then follows its own on-failure setting; {@code NOSCRIPT} is handled per run, by
- * {@link LettuceScriptRunner}; a call that fails inside the script alone (a key of another type)
- * fails alone.
- *
- * <p>Time: no call waits longer than the limiter's timeout from the moment it was made, whether it
- * waited for a run in flight or not. Each run in flight is watched: a call of it, or one waiting
- * behind it, that reaches its deadline first fails with a {@link QueryTimeoutException}, and one
- * still waiting is not sent. A call already sent may still be decided by Redis: its run stays in
- * flight until its reply (or until Lettuce gives up on it, after the late window of the limiter's
- * connection, see {@link LettuceTimeouts}), and that reply is handed to the call as late
- * ({@link DecisionCall#repliedLate}), so that its alerts and bans are reported all the same. At
- * most a timeout's worth of ticks of runs (plus two) is in flight per group: the calls that arrive
- * then wait for one to return and fail at their deadlines unsent, so that a stalled Redis gets at
- * most one run per tick for one timeout, not one per call. The watch is one timer task
- * per run, cancelled when it returns, on the limiter's hashed wheel timer ({@link Deadlines}): neither
- * scheduling nor cancelling takes a lock, so an event-loop thread that sends or completes a run
- * never blocks.
+ * <p>No call waits longer than the limiter's timeout; one sent and answered after it is handed its
+ * reply as late ({@link DecisionCall#repliedLate}). At most a timeout's worth of ticks of runs is
+ * in flight per group, so a stalled Redis gets one run per tick, not one per call. Neither sending
+ * nor completing takes a lock. docs/how-it-works.md ("Coalesced decisions") has the whole story.
  */
 final class CoalescingScriptRunner implements ScriptRunner<DecisionCall> {
 
