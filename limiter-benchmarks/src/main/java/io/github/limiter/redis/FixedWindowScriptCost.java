@@ -17,7 +17,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 /**
  * What the fixed window's script of its own saves Redis: the time in the script ({@code INFO
  * commandstats}) and Redis's CPU ({@code INFO cpu}) per decision, for the keys and arguments
- * {@link DecisionCall} encodes, in the general layout ({@code decide.lua}, {@code batch.lua}) and
+ * {@link DecisionArguments} encodes, in the general layout ({@code decide.lua}, {@code batch.lua}) and
  * the fast path's ({@code fixed_window_fast.lua}, {@code batch_fast.lua}), alone and in coalesced
  * runs of 17 and 64 calls, alternating. In the benchmarks module, in the core's package for its package-private encoding; run by hand against a Redis on the given port
  * (docs/performance.md, "One fixed-window script, or two").
@@ -62,7 +62,7 @@ public final class FixedWindowScriptCost {
             List<byte[]> keyList = new ArrayList<>();
             List<byte[]> argList = new ArrayList<>();
             for (int i = 0; i < run; i++) {
-                DecisionCall call = new DecisionCall(DecisionScript.ACQUIRE, 1);
+                DecisionArguments call = new DecisionArguments(DecisionScript.ACQUIRE, 1);
                 if (!fast) {
                     call.general();
                 }

@@ -29,11 +29,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * when every call takes the fast path). On Redis Cluster a group is a hash slot.
  *
  * <p>No call waits longer than the limiter's timeout; one sent and answered after it is handed its
- * reply as late ({@link DecisionCall#repliedLate}). At most a timeout's worth of ticks of runs is
+ * reply as late ({@link DecisionArguments#repliedLate}). At most a timeout's worth of ticks of runs is
  * in flight per group, so a stalled Redis gets one run per tick, not one per call. Neither sending
  * nor completing takes a lock. docs/how-it-works.md ("Coalesced decisions") has the whole story.
  */
-final class CoalescingScriptRunner implements ScriptRunner<DecisionCall> {
+final class CoalescingScriptRunner implements ScriptRunner<DecisionArguments> {
 
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(Deadlines.TICK_MILLIS);
 
@@ -81,7 +81,7 @@ final class CoalescingScriptRunner implements ScriptRunner<DecisionCall> {
     }
 
     @Override
-    public CompletableFuture<List<Long>> run(DecisionCall call) {
+    public CompletableFuture<List<Long>> run(DecisionArguments call) {
         if (this.deadlines.closed()) {
             return CompletableFuture.failedFuture(Deadlines.closedFailure());
         }
@@ -112,7 +112,7 @@ final class CoalescingScriptRunner implements ScriptRunner<DecisionCall> {
         return pending.result();
     }
 
-    private Group group(DecisionCall call) {
+    private Group group(DecisionArguments call) {
         if (!this.bySlot) {
             return this.single;
         }

@@ -70,7 +70,7 @@ final class DecisionEngine {
      * @param callListener one more listener for this call only, or {@code null}
      * @return the binding decision; failed with the runner's failure, unwrapped
      */
-    CompletableFuture<Decision> decide(List<LimitRequest> requests, ScriptRunner<? super DecisionCall> runner,
+    CompletableFuture<Decision> decide(List<LimitRequest> requests, ScriptRunner<? super DecisionArguments> runner,
             @Nullable RateLimitListener callListener) {
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("A call must be under at least one limit");
@@ -120,7 +120,7 @@ final class DecisionEngine {
      * @throws IllegalArgumentException for an algorithm that cannot settle, or a negative actual cost
      */
     CompletableFuture<Boolean> settle(LimitRequest request, Decision decision, long actualCost, Duration sinceDecision,
-            ScriptRunner<? super DecisionCall> runner) {
+            ScriptRunner<? super DecisionArguments> runner) {
         if (!DecisionScript.settles(request.limit().algorithm())) {
             throw new IllegalArgumentException("Calls under " + request.limit().algorithm() + " ('"
                     + request.limitId() + "') cannot be settled: only FIXED_WINDOW and SLIDING_WINDOW keep counts "
@@ -138,7 +138,7 @@ final class DecisionEngine {
         long sinceMillis = sinceDecision.toMillis();
         String stateKey = stateKey(request);
         String channel = (this.localRefusals != null) ? RedisLayout.invalidationChannel(this.keyPrefix) : "";
-        DecisionCall call = new DecisionCall(DecisionScript.SETTLE, 1).addSettlement(stateKey, request.limit(), delta,
+        DecisionArguments call = new DecisionArguments(DecisionScript.SETTLE, 1).addSettlement(stateKey, request.limit(), delta,
                 decidedResetMillis, sinceMillis, channel);
         return runner.run(call).handle((reply, failure) -> {
             if (failure != null) {
@@ -209,16 +209,16 @@ final class DecisionEngine {
         return null;
     }
 
-    private CompletableFuture<List<Decision>> run(ScriptRunner<? super DecisionCall> runner, byte[] mode, List<LimitRequest> requests,
+    private CompletableFuture<List<Decision>> run(ScriptRunner<? super DecisionArguments> runner, byte[] mode, List<LimitRequest> requests,
             String[] stateKeys) {
-        DecisionCall call = new DecisionCall(mode, requests.size());
+        DecisionArguments call = new DecisionArguments(mode, requests.size());
         for (int i = 0; i < requests.size(); i++) {
             LimitRequest request = requests.get(i);
             call.add(stateKeys[i], request.limit(), request.cost());
         }
         if (mode == DecisionScript.ACQUIRE) {
             // only a call that counts can start an alert or a ban after its caller stopped waiting
-            call.onLateReply(new DecisionCall.LateReply() {
+            call.onLateReply(new DecisionArguments.LateReply() {
 
                 @Override
                 public void replied(List<Long> reply) {

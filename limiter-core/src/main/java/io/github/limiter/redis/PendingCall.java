@@ -11,6 +11,6 @@ import java.util.concurrent.CompletableFuture;
  * @param result completed with the call's part of the run's reply, or its failure
  * @param deadline the {@link System#nanoTime()} past which the call fails
  */
-record PendingCall(DecisionCall call, CompletableFuture<List<Long>> result, long deadline) {
+record PendingCall(DecisionArguments call, CompletableFuture<List<Long>> result, long deadline) {
 
 }

@@ -49,7 +49,7 @@ final class RedisLimitAdmin {
         Objects.requireNonNull(key, "key must not be null");
         DecisionEngine.checkLimitId(limitId);
         String state = RedisKeys.state(this.keyPrefix, limitId, key, this.normalizeKeys);
-        return DecisionReply.state(this.blocking.runHere(new DecisionCall(DecisionScript.PEEK, 1).add(state, limit, 0)));
+        return DecisionReply.state(this.blocking.runHere(new DecisionArguments(DecisionScript.PEEK, 1).add(state, limit, 0)));
     }
 
     Duration banTimeLeft(String limitId, String key) {

@@ -56,7 +56,7 @@ final class RedisPermissions {
                     .withAlgorithm(algorithm)
                     .withAlertAt(1)
                     .withBanFor(Duration.ofSeconds(1));
-                scripts.runHere(new DecisionCall(DecisionScript.ACQUIRE, 1).add(stateKey, limit, 1));
+                scripts.runHere(new DecisionArguments(DecisionScript.ACQUIRE, 1).add(stateKey, limit, 1));
             }
             // a state key no instance remembers: each forgets it, which changes nothing
             redis.convertAndSend(channel, stateKey);

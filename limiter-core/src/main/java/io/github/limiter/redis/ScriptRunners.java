@@ -31,8 +31,8 @@ import org.springframework.util.ClassUtils;
  * @param lettuce the Lettuce runner, which prepares its connection at start, or {@code null}
  * @param cluster whether the factory connects to Redis Cluster
  */
-record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner<? super DecisionCall> forAsyncDecisions,
-        ScriptRunner<? super DecisionCall> forBlockingDecisions,
+record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner<? super DecisionArguments> forAsyncDecisions,
+        ScriptRunner<? super DecisionArguments> forBlockingDecisions,
         @Nullable LettuceScriptRunner lettuce, boolean cluster) implements AutoCloseable {
 
     private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
@@ -51,17 +51,17 @@ record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner<? super Decisio
         if (sharesLettuceConnection(factory)) {
             Duration timeout = LettuceScriptRunner.commandTimeout((LettuceConnectionFactory) factory);
             LettuceScriptRunner lettuce = new LettuceScriptRunner(redis, timeout, new Deadlines());
-            ScriptRunner<? super DecisionCall> nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(lettuce, maxBatch, cluster, timeout)
+            ScriptRunner<? super DecisionArguments> nonBlocking = (maxBatch > 1) ? new CoalescingScriptRunner(lettuce, maxBatch, cluster, timeout)
                     : lettuce;
             return new ScriptRunners(blocking, nonBlocking, waitingFor(nonBlocking), lettuce, cluster);
         }
         if (JEDIS_PRESENT && factory instanceof JedisConnectionFactory jedis) {
-            ScriptRunner<? super DecisionCall> nonBlocking = JedisDecisions.runner(redis, jedis);
+            ScriptRunner<? super DecisionArguments> nonBlocking = JedisDecisions.runner(redis, jedis);
             // Redis Cluster's connection cannot read one command longer: nothing to gain off the caller's thread
-            ScriptRunner<? super DecisionCall> waiting = jedis.isRedisClusterAware() ? blocking : waitingFor(nonBlocking);
+            ScriptRunner<? super DecisionArguments> waiting = jedis.isRedisClusterAware() ? blocking : waitingFor(nonBlocking);
             return new ScriptRunners(blocking, nonBlocking, waiting, null, cluster);
         }
-        ScriptRunner<? super DecisionCall> offloaded = new OffloadedScriptRunner(blocking, OffloadedScriptRunner.THREADS, null);
+        ScriptRunner<? super DecisionArguments> offloaded = new OffloadedScriptRunner(blocking, OffloadedScriptRunner.THREADS, null);
         return new ScriptRunners(blocking, offloaded, blocking, null, cluster);
     }
 
@@ -86,7 +86,7 @@ record ScriptRunners(BlockingScriptRunner blocking, ScriptRunner<? super Decisio
 
     // the calling thread waits for a runner that keeps the limiter's deadline itself, so that what
     // follows the script (memory, listeners) runs on it, as it does with the blocking runner
-    private static ScriptRunner<DecisionCall> waitingFor(ScriptRunner<? super DecisionCall> runner) {
+    private static ScriptRunner<DecisionArguments> waitingFor(ScriptRunner<? super DecisionArguments> runner) {
         return call -> {
             try {
                 return CompletableFuture.completedFuture(runner.run(call).join());

@@ -282,8 +282,8 @@ class CoalescingIntegrationTests {
         return new CoalescingScriptRunner(sender, maxBatch, false, timeout);
     }
 
-    private DecisionCall call(String key) {
-        return new DecisionCall(DecisionScript.ACQUIRE, 1).add(this.prefix + key, this.fivePerMinute, 1);
+    private DecisionArguments call(String key) {
+        return new DecisionArguments(DecisionScript.ACQUIRE, 1).add(this.prefix + key, this.fivePerMinute, 1);
     }
 
     /** Holds every client's commands for a while, from a connection of its own. */

@@ -36,7 +36,7 @@ class DecisionScriptTests {
         assertThat(this.header).contains("ARGV[1] 'acquire'", "ARGV[2] n, the number of limits");
         assertThat(DecisionScript.LEADING_ARGS).isEqualTo(2);
         assertThat(number("it takes (\\w+) values per limit of its own")).isEqualTo(DecisionScript.SETTLE_ARGS_PER_LIMIT);
-        assertThat(new DecisionCall(DecisionScript.SETTLE, 2)
+        assertThat(new DecisionArguments(DecisionScript.SETTLE, 2)
             .addSettlement("{s:a}", Limit.of(10, Duration.ofMinutes(1)), -1, 500, 20, "c")
             .addSettlement("{s:b}", Limit.of(10, Duration.ofMinutes(1)), 2, 500, 20, "")
             .keysAndArgs().length).isEqualTo(2 * DecisionScript.KEYS_PER_LIMIT + DecisionScript.LEADING_ARGS
@@ -50,7 +50,7 @@ class DecisionScriptTests {
             .isEqualTo(DecisionScript.PEEK_REPLY_PER_LIMIT);
         assertThat(number("Reply for 'settle': (\\w+) integers per limit"))
             .isEqualTo(DecisionScript.SETTLE_REPLY_PER_LIMIT);
-        assertThat(new DecisionCall(DecisionScript.SETTLE, 2).replySize()).isEqualTo(6);
+        assertThat(new DecisionArguments(DecisionScript.SETTLE, 2).replySize()).isEqualTo(6);
     }
 
     @Test
@@ -80,14 +80,14 @@ class DecisionScriptTests {
 
     @Test
     void aCallHasRoomForEveryKeyAndArgument() {
-        DecisionCall call = new DecisionCall(DecisionScript.ACQUIRE, 2);
+        DecisionArguments call = new DecisionArguments(DecisionScript.ACQUIRE, 2);
         call.add("p:{a:k}", Limit.of(5, Duration.ofSeconds(1)), 1);
         call.add("p:{b:k}", Limit.of(5, Duration.ofSeconds(1)), 1);
         assertThat(call.keysAndArgs().length).isEqualTo(2 * (3 + 10) + 2);
         assertThat(List.of(call.keysAndArgs())).doesNotContainNull();
         assertThat(call.numKeys()).isEqualTo(6);
         assertThat(call.replySize()).isEqualTo(12);
-        assertThat(new DecisionCall(DecisionScript.PEEK, 2).replySize()).isEqualTo(6);
+        assertThat(new DecisionArguments(DecisionScript.PEEK, 2).replySize()).isEqualTo(6);
     }
 
     @Test
@@ -101,11 +101,11 @@ class DecisionScriptTests {
         assertThat(DecisionScript.TIERED_FAST_ARGS).isEqualTo(6);
         assertThat(new String(DecisionScript.FAST, StandardCharsets.UTF_8)).isEqualTo("f");
         assertThat(new String(DecisionScript.TIERED_FAST, StandardCharsets.UTF_8)).isEqualTo("t");
-        DecisionCall tierless = new DecisionCall(DecisionScript.ACQUIRE, 1).add("p:{a:k}",
+        DecisionArguments tierless = new DecisionArguments(DecisionScript.ACQUIRE, 1).add("p:{a:k}",
                 Limit.of(5, Duration.ofSeconds(1)), 1);
         assertThat(tierless.numKeys()).isEqualTo(DecisionScript.FAST_KEYS);
         assertThat(tierless.keysAndArgs().length).isEqualTo(DecisionScript.FAST_KEYS + DecisionScript.FAST_ARGS);
-        DecisionCall tiered = new DecisionCall(DecisionScript.ACQUIRE, 1).add("p:{a:k}",
+        DecisionArguments tiered = new DecisionArguments(DecisionScript.ACQUIRE, 1).add("p:{a:k}",
                 Limit.of(5, Duration.ofSeconds(1)).withAlertAt(2), 1);
         assertThat(tiered.keysAndArgs().length).isEqualTo(DecisionScript.FAST_KEYS + DecisionScript.TIERED_FAST_ARGS);
     }

@@ -190,12 +190,12 @@ class FixedWindowFastPathIntegrationTests {
         assertThat(call(this.fivePerMinute.withAlgorithm(Algorithm.TOKEN_BUCKET), 1).script())
             .isSameAs(DecisionScript.SCRIPT);
         assertThat(call(this.fivePerMinute, 2).script()).isSameAs(DecisionScript.SCRIPT);
-        assertThat(new DecisionCall(DecisionScript.CHECK, 1).add("k", this.fivePerMinute, 1).script())
+        assertThat(new DecisionArguments(DecisionScript.CHECK, 1).add("k", this.fivePerMinute, 1).script())
             .isSameAs(DecisionScript.SCRIPT);
     }
 
-    private DecisionCall call(Limit limit, int limits) {
-        DecisionCall call = new DecisionCall(DecisionScript.ACQUIRE, limits);
+    private DecisionArguments call(Limit limit, int limits) {
+        DecisionArguments call = new DecisionArguments(DecisionScript.ACQUIRE, limits);
         for (int i = 0; i < limits; i++) {
             call.add(this.prefix + "{shape:" + i + "}", limit, 1);
         }
@@ -211,7 +211,7 @@ class FixedWindowFastPathIntegrationTests {
     }
 
     private List<Long> decide(String stateKey, Limit limit, long cost, boolean general) {
-        DecisionCall call = new DecisionCall(DecisionScript.ACQUIRE, 1);
+        DecisionArguments call = new DecisionArguments(DecisionScript.ACQUIRE, 1);
         if (general) {
             call.general();
         }

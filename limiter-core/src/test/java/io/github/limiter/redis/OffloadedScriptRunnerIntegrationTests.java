@@ -61,8 +61,8 @@ class OffloadedScriptRunnerIntegrationTests {
         }
     }
 
-    private static DecisionCall call(Limit limit) {
-        return new DecisionCall(DecisionScript.ACQUIRE, 1).add("offloaded:{queue}", limit, 1);
+    private static DecisionArguments call(Limit limit) {
+        return new DecisionArguments(DecisionScript.ACQUIRE, 1).add("offloaded:{queue}", limit, 1);
     }
 
 }

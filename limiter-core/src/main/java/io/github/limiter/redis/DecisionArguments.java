@@ -23,7 +23,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * that ends such a call (no reply within the late window, a lost connection) with
  * {@link #unansweredLate}; a call whose caller got its answer never reaches either.
  */
-final class DecisionCall implements ScriptCall {
+final class DecisionArguments implements ScriptCall {
 
     private static final byte[] BAN = bytes(RedisLayout.BAN);
 
@@ -68,7 +68,7 @@ final class DecisionCall implements ScriptCall {
      * {@code SETTLE}
      * @param limits how many limits the call carries
      */
-    DecisionCall(byte[] mode, int limits) {
+    DecisionArguments(byte[] mode, int limits) {
         this.limits = limits;
         this.mode = mode;
         this.replySize = limits * ((mode == DecisionScript.PEEK) ? DecisionScript.PEEK_REPLY_PER_LIMIT
@@ -80,7 +80,7 @@ final class DecisionCall implements ScriptCall {
      * Adds a limit: in the general layout its three keys, from its state key, and its ten
      * arguments; a call of one limit whose shape the fast path decides, in that path's layout.
      */
-    DecisionCall add(String stateKey, Limit limit, long cost) {
+    DecisionArguments add(String stateKey, Limit limit, long cost) {
         if (this.added == 0 && this.limits == 1 && !this.forcedGeneral && DecisionScript.fast(this.mode, limit)) {
             addFast(bytes(stateKey), limit, cost);
             this.added++;
@@ -100,7 +100,7 @@ final class DecisionCall implements ScriptCall {
      * @param channel where a give-back is announced to the instances that remember refusals, or
      * the empty string for nowhere
      */
-    DecisionCall addSettlement(String stateKey, Limit limit, long delta, long decidedReset, long sinceMillis,
+    DecisionArguments addSettlement(String stateKey, Limit limit, long delta, long decidedReset, long sinceMillis,
             String channel) {
         if (this.mode != DecisionScript.SETTLE) {
             throw new IllegalStateException("A settlement is added to a call in the settle mode");
@@ -118,7 +118,7 @@ final class DecisionCall implements ScriptCall {
         return this;
     }
 
-    private DecisionCall addGeneral(String stateKey, Limit limit, long cost, long alertAt, long banMillis,
+    private DecisionArguments addGeneral(String stateKey, Limit limit, long cost, long alertAt, long banMillis,
             byte[] shadow) {
         byte[][] out = start(DecisionScript.ARGS_PER_LIMIT);
         int arg = keys(out, stateKey, limit) + this.added * DecisionScript.ARGS_PER_LIMIT;
@@ -198,7 +198,7 @@ final class DecisionCall implements ScriptCall {
     }
 
     /** Says what to do with a reply, or a failure, that comes after the caller stopped waiting. */
-    DecisionCall onLateReply(LateReply late) {
+    DecisionArguments onLateReply(LateReply late) {
         this.late = late;
         return this;
     }
@@ -245,7 +245,7 @@ final class DecisionCall implements ScriptCall {
      * Runs this call through the general script whatever its shape: to compare the two. Called
      * before the first {@link #add}.
      */
-    DecisionCall general() {
+    DecisionArguments general() {
         if (this.added > 0) {
             throw new IllegalStateException("general() comes before the first limit is added");
         }
