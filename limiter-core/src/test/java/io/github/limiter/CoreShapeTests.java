@@ -1,8 +1,6 @@
 package io.github.limiter;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
@@ -14,17 +12,12 @@ import java.lang.reflect.WildcardType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.spi.ToolProvider;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import io.github.limiter.test.PackageCycles;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -55,16 +48,10 @@ class CoreShapeTests {
 
     @Test
     void noPackageDependsOnItselfThroughOthers() {
-        Map<String, Set<String>> uses = packageDependencies();
-        assertThat(uses).as("jdeps found the core's packages").containsKeys("io.github.limiter.redis",
+        PackageCycles packages = PackageCycles.in(CLASSES);
+        assertThat(packages.uses()).as("jdeps found the core's packages").containsKeys("io.github.limiter.redis",
                 "io.github.limiter.annotation");
-        List<String> cycles = new ArrayList<>();
-        for (String from : uses.keySet()) {
-            if (reaches(uses, from, from, new HashSet<>())) {
-                cycles.add(from);
-            }
-        }
-        assertThat(cycles).as("packages on a cycle, with %s", uses).isEmpty();
+        assertThat(packages.onACycle()).as("packages on a cycle, with %s", packages).isEmpty();
     }
 
     /**
@@ -260,36 +247,6 @@ class CoreShapeTests {
         }
         assertThat(sources).as("source files read").hasSizeGreaterThan(100);
         return sources;
-    }
-
-    private static boolean reaches(Map<String, Set<String>> uses, String from, String target, Set<String> seen) {
-        for (String next : uses.getOrDefault(from, Set.of())) {
-            if (next.equals(target)) {
-                return true;
-            }
-            if (seen.add(next) && reaches(uses, next, target, seen)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Each core package and the core packages it uses, as jdeps reads them from the classes. */
-    private static Map<String, Set<String>> packageDependencies() {
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
-        StringWriter out = new StringWriter();
-        int status = jdeps.run(new PrintWriter(out), new PrintWriter(out), "-verbose:package", "-e",
-                "io\\.github\\.limiter(\\..*)?", CLASSES.toString());
-        assertThat(status).as("jdeps: %s", out).isZero();
-        Map<String, Set<String>> uses = new HashMap<>();
-        for (String line : out.toString().split("\\R")) {
-            String[] words = line.trim().split("\\s+");
-            if (words.length >= 3 && words[1].equals("->") && words[0].startsWith("io.github.limiter")
-                    && !words[0].equals(words[2])) {
-                uses.computeIfAbsent(words[0], (name) -> new HashSet<>()).add(words[2]);
-            }
-        }
-        return uses;
     }
 
     private static Class<?> load(String type) {
