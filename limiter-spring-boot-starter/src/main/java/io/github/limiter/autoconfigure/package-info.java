@@ -1,6 +1,6 @@
 /**
- * Spring Boot auto-configuration for limiter: the entry that imports the limiter's configurations,
- * the advisor's, and the {@code limiter.*} properties users bind.
+ * Spring Boot auto-configuration for limiter: the {@code limiter.*} properties users bind, and the
+ * advisor that applies {@code @RateLimit} with whichever limiter the context has.
  */
 @NullMarked
 package io.github.limiter.autoconfigure;

@@ -17,6 +17,8 @@ import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.autoconfigure.redis.LimiterPolicyOverridesAutoConfiguration;
+import io.github.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.observation.DecisionObservationConvention;
 import io.github.limiter.observation.DefaultDecisionObservationConvention;
@@ -54,7 +56,8 @@ class LimiterAutoConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
             AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-                    LimiterAutoConfiguration.class));
+                    LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
+                    LimiterPolicyOverridesAutoConfiguration.class));
 
     @Test
     void providesRedisRateLimiterAndAdvisorWhenRedisIsConfigured() {
@@ -104,7 +107,9 @@ class LimiterAutoConfigurationTests {
 
     @Test
     void backsOffWithoutRedis() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LimiterAutoConfiguration.class))
+        new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LimiterRedisAutoConfiguration.class,
+                    LimiterAutoConfiguration.class, LimiterPolicyOverridesAutoConfiguration.class))
             .run(context -> {
                 assertThat(context).hasNotFailed();
                 assertThat(context).doesNotHaveBean(RateLimiter.class);
@@ -143,7 +148,8 @@ class LimiterAutoConfigurationTests {
     @Test
     void appliesAnnotationsWithTheApplicationsRateLimiterEvenWithoutRedis() {
         new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LimiterAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
+                    LimiterAutoConfiguration.class, LimiterPolicyOverridesAutoConfiguration.class))
             .withUserConfiguration(OwnRateLimiter.class)
             .run(context -> {
                 assertThat(context).hasSingleBean(RateLimiter.class);

@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import io.github.limiter.RateLimiter;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.autoconfigure.redis.LimiterPolicyOverridesAutoConfiguration;
+import io.github.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import io.github.limiter.test.EmbeddedRedis;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EmbeddedRedisConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LimiterAutoConfiguration.class))
+        .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LimiterRedisAutoConfiguration.class,
+                LimiterAutoConfiguration.class, LimiterPolicyOverridesAutoConfiguration.class))
         .withUserConfiguration(EmbeddedRedisConfiguration.class);
 
     @Test

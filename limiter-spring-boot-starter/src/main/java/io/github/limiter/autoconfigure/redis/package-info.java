@@ -1,8 +1,7 @@
 /**
  * The limiter's side of Redis in the starter: its own connection to the application's Redis
  * servers (Lettuce or Jedis, following Sentinel failovers), the limiter built on it, its background
- * tasks, and the policy overrides kept in Redis. Only the two configurations that
- * {@link io.github.limiter.autoconfigure.LimiterAutoConfiguration} imports are public.
+ * tasks, and the policy overrides kept in Redis. Only its two auto-configurations are public.
  */
 @NullMarked
 package io.github.limiter.autoconfigure.redis;

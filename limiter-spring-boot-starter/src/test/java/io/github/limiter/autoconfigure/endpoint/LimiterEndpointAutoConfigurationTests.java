@@ -1,6 +1,8 @@
 package io.github.limiter.autoconfigure.endpoint;
 
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.autoconfigure.redis.LimiterPolicyOverridesAutoConfiguration;
+import io.github.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -22,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LimiterEndpointAutoConfigurationTests {
 
     private static final AutoConfigurations AUTO_CONFIGURATIONS = AutoConfigurations.of(DataRedisAutoConfiguration.class,
-            AopAutoConfiguration.class, LimiterAutoConfiguration.class, LimiterEndpointAutoConfiguration.class);
+            AopAutoConfiguration.class, LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
+            LimiterPolicyOverridesAutoConfiguration.class, LimiterEndpointAutoConfiguration.class);
 
     private static final String EXPOSED = "management.endpoints.web.exposure.include=ratelimits";
 
@@ -55,7 +58,9 @@ class LimiterEndpointAutoConfigurationTests {
     @Test
     void backsOffWithoutARateLimiter() {
         new WebApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(LimiterAutoConfiguration.class, LimiterEndpointAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(LimiterRedisAutoConfiguration.class,
+                    LimiterAutoConfiguration.class, LimiterPolicyOverridesAutoConfiguration.class,
+                    LimiterEndpointAutoConfiguration.class))
             .withPropertyValues(EXPOSED)
             .run(context -> assertThat(context).doesNotHaveBean(RateLimitsEndpoint.class));
     }

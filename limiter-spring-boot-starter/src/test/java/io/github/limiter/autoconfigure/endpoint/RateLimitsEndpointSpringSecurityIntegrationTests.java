@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.autoconfigure.redis.LimiterPolicyOverridesAutoConfiguration;
+import io.github.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
@@ -89,7 +91,8 @@ class RateLimitsEndpointSpringSecurityIntegrationTests {
         new WebApplicationContextRunner()
             .withInitializer(LimiterEndpointAutoConfigurationTests::bindAsSpringApplicationDoes)
             .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-                    LimiterAutoConfiguration.class, LimiterEndpointAutoConfiguration.class))
+                    LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
+                    LimiterPolicyOverridesAutoConfiguration.class, LimiterEndpointAutoConfiguration.class))
             .withUserConfiguration(BasicAuthentication.class)
             .withPropertyValues(EndpointTestApp.EXPOSED, "management.endpoint.ratelimits.access=unrestricted")
             .run((context) -> {

@@ -3,6 +3,8 @@ package io.github.limiter.autoconfigure.health;
 import io.github.limiter.OnFailure;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
+import io.github.limiter.autoconfigure.redis.LimiterPolicyOverridesAutoConfiguration;
+import io.github.limiter.autoconfigure.redis.LimiterRedisAutoConfiguration;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
@@ -25,7 +27,8 @@ class LimiterHealthAutoConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-                LimiterAutoConfiguration.class, LimiterHealthAutoConfiguration.class));
+                LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
+                LimiterPolicyOverridesAutoConfiguration.class, LimiterHealthAutoConfiguration.class));
 
     @Test
     void isUpWithTheRedisVersionWhenRedisIsReachable(EmbeddedRedis redis) {

@@ -23,7 +23,8 @@ class LimiterTasksTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
             AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-                    LimiterAutoConfiguration.class));
+                    LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
+                    LimiterPolicyOverridesAutoConfiguration.class));
 
     @Test
     void runsItsBackgroundWorkOnASchedulerOfItsOwnThatStopsWithTheContext() throws Exception {

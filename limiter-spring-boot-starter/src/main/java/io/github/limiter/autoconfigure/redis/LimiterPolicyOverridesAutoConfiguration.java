@@ -1,5 +1,6 @@
 package io.github.limiter.autoconfigure.redis;
 
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.autoconfigure.LimiterPolicyOverridesProperties;
 import io.github.limiter.interceptor.RateLimitAdvisor;
@@ -7,6 +8,7 @@ import io.github.limiter.redis.RedisPolicyOverrides;
 import io.github.limiter.redis.RedisRateLimiter;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -20,16 +22,15 @@ import org.springframework.core.env.Environment;
  * announced to the other instances, which read it at once, and every instance reads them every
  * {@code limiter.policy-overrides.poll-interval} in case it missed an announcement. Each change this instance applies
  * is published as a {@link io.github.limiter.policy.RateLimitPolicyChangedEvent}. With Spring Cloud Context, a
- * configuration refresh of a policy changes it the same way. Imported by
- * {@link io.github.limiter.autoconfigure.LimiterAutoConfiguration}, after the advisor's configuration;
- * public only for that.
+ * configuration refresh of a policy changes it the same way. Runs after
+ * {@link LimiterAutoConfiguration}, whose advisor holds the policies.
  *
  * @since 0.1.0
  */
-@Configuration(proxyBeanMethods = false)
+@AutoConfiguration(after = LimiterAutoConfiguration.class)
 @ConditionalOnBean({ RedisRateLimiter.class, RateLimitAdvisor.class })
 @ConditionalOnBooleanProperty(name = "limiter.policy-overrides.enabled", matchIfMissing = true)
-public final class PolicyOverridesConfiguration {
+public final class LimiterPolicyOverridesAutoConfiguration {
 
     @Bean
     RedisPolicyOverrides limiterPolicyOverrides(RedisRateLimiter rateLimiter, LimiterProperties properties,

@@ -1,5 +1,6 @@
 package io.github.limiter.autoconfigure.redis;
 
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.autoconfigure.LimiterRedisProperties;
 import io.github.limiter.autoconfigure.LimiterLocalCacheProperties;
@@ -17,31 +18,41 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.task.ThreadPoolTaskSchedulerBuilder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 
 /**
- * The Redis-backed {@link RateLimiter}, on a connection of its own to the Redis of the
- * application's one {@link RedisConnectionFactory}: it publishes alerts and bans as Spring events,
- * keeps the recent ones in Redis, and tells every {@link RateLimitListener} bean about its
- * decisions (meters and HTTP headers where those are configured, and any of the application's);
- * each decision an observation in the
- * application's {@link ObservationRegistry}, if it has one. Imported by
- * {@link io.github.limiter.autoconfigure.LimiterAutoConfiguration}; public only for that.
+ * Auto-configuration of the Redis-backed {@link RateLimiter}, on a connection of its own to the
+ * Redis of the application's one {@link RedisConnectionFactory}: it publishes alerts and bans as
+ * Spring events, keeps the recent ones in Redis, and tells every {@link RateLimitListener} bean
+ * about its decisions; each decision an observation in the application's
+ * {@link ObservationRegistry}, if it has one. Every {@link RedisRateLimiterBuilderCustomizer} bean
+ * adjusts the builder last. Runs before {@link LimiterAutoConfiguration}, whose advisor applies
+ * {@code @RateLimit} with the limiter made here; backs off for any {@link RateLimiter} of the
+ * application's.
  *
  * @since 0.1.0
  */
-@Configuration(proxyBeanMethods = false)
+// by name, so that one class serves every Spring Boot generation: Boot 4's, then Boot 3's
+@AutoConfiguration(before = LimiterAutoConfiguration.class,
+        afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+                "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration" })
+@ConditionalOnClass(RateLimiter.class)
+@ConditionalOnBooleanProperty(name = "limiter.enabled", matchIfMissing = true)
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-public final class RedisRateLimiterConfiguration {
+@EnableConfigurationProperties(LimiterProperties.class)
+public final class LimiterRedisAutoConfiguration {
 
-    private static final Log logger = LogFactory.getLog(RedisRateLimiterConfiguration.class);
+    private static final Log logger = LogFactory.getLog(LimiterRedisAutoConfiguration.class);
 
     @Bean
     LimiterTasks limiterTasks(ObjectProvider<ThreadPoolTaskSchedulerBuilder> builder) {

@@ -15,14 +15,15 @@ import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link PolicyOverridesConfiguration}, as {@link LimiterAutoConfiguration} imports it.
+ * {@link LimiterPolicyOverridesAutoConfiguration}, after {@link LimiterAutoConfiguration}.
  */
 @WithRedis
-class PolicyOverridesConfigurationTests {
+class LimiterPolicyOverridesAutoConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
             AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-                    LimiterAutoConfiguration.class));
+                    LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
+                    LimiterPolicyOverridesAutoConfiguration.class));
 
     @Test
     void keepsPolicyOverridesInRedisAndHearsConfigurationRefreshesWhereSpringCloudContextIsPresent() {
