@@ -30,14 +30,17 @@ import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.concurrent.ConcurrentTaskScheduler;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * Keeps a limiter subscribed to invalidations, the messages by which instances tell each other that
  * a locally refused key was unbanned or reset, for as long as the application runs.
  *
  * <p>A {@link RedisMessageListenerContainer} subscribes, and recovers a subscription whose
- * connection fails on its recovery back-off; a client that restores its subscriptions itself
- * (Lettuce) reports a lost connection through {@link #connectionLost()}. This class starts the
+ * connection fails, waiting longer each time up to {@link #MAX_RECOVERY_WAIT} (the container
+ * logs each failed attempt at ERROR: with Jedis, one per attempt while Redis is down); a client
+ * that restores its subscriptions itself (Lettuce) reports a lost connection through
+ * {@link #connectionLost()}. This class starts the
  * container once the limiter can use Redis ({@code ready}: it is reachable and the user may use the
  * channel), and starts it again, on the same back-off, only when a start fails in a way the
  * container hands back to its caller rather than recovers (a first connection that cannot be
@@ -57,6 +60,15 @@ import org.springframework.util.backoff.BackOffExecution;
 public final class InvalidationSubscription implements MessageListener, SubscriptionListener {
 
     private static final Log logger = LogFactory.getLog(InvalidationSubscription.class);
+
+    /**
+     * The longest wait between the container's attempts to recover a lost subscription: at most
+     * one ERROR line per 10 s from the container while Redis is down, and at most 10 s from
+     * Redis's return to hearing other instances again.
+     */
+    static final Duration MAX_RECOVERY_WAIT = Duration.ofSeconds(10);
+
+    private static final BackOff RECOVERY = recovery();
 
     private final RedisMessageListenerContainer container;
 
@@ -79,6 +91,9 @@ public final class InvalidationSubscription implements MessageListener, Subscrip
 
     // a streak of failed starts waits longer each time, until it subscribes
     private volatile BackOffExecution backOff;
+
+    // and so does a streak of the container's failed recoveries
+    private volatile BackOffExecution recovery = RECOVERY.start();
 
     // the permission the Redis user lacks to subscribe, if that is why it cannot
     private volatile @Nullable String misconfiguration;
@@ -103,7 +118,7 @@ public final class InvalidationSubscription implements MessageListener, Subscrip
      * @param channel the channel of invalidations, whose messages are state keys
      * @param localRefusals the memory of refused keys the messages clear, or {@code null} for none
      * @param permissionMessage what Redis's refusal of a permission means, and what to grant
-     * @param retry how long to wait between attempts, the container's and this class's
+     * @param retry how long to wait between this class's attempts to start the container
      * @param executor runs the attempts and the container's recoveries: the application's, which
      * stops it
      * @return the subscription
@@ -208,8 +223,15 @@ public final class InvalidationSubscription implements MessageListener, Subscrip
     private BackOffExecution recoveryBackOff() {
         return () -> {
             changeTo(false);
-            return this.backOff.nextBackOff();
+            return this.recovery.nextBackOff();
         };
+    }
+
+    // from 50 ms, doubling: the first waits are as short as the limiter's own reconnects
+    private static BackOff recovery() {
+        ExponentialBackOff backOff = new ExponentialBackOff(50, 2);
+        backOff.setMaxInterval(MAX_RECOVERY_WAIT.toMillis());
+        return backOff;
     }
 
     /**
@@ -297,6 +319,7 @@ public final class InvalidationSubscription implements MessageListener, Subscrip
         listening(subscribed);
         if (subscribed) {
             this.backOff = this.retry.start();
+            this.recovery = RECOVERY.start();
             this.logged.clear();
             this.misconfiguration = null;
             logger.info("Rate limiting hears unbans and resets from other instances on '"
