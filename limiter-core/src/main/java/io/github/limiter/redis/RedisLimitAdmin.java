@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.Limit;
 import io.github.limiter.LimitState;
+import io.github.limiter.internal.refusals.Invalidators;
 import io.github.limiter.internal.refusals.LocalRefusals;
 import io.github.limiter.internal.transport.BlockingScriptRunner;
 import org.jspecify.annotations.Nullable;
@@ -21,6 +22,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * one of max 100,000 takes {@code DEL} tens of milliseconds, while every other decision waits.
  */
 final class RedisLimitAdmin {
+
+    static {
+        // the test kits invalidate the refusals of any Redis-backed limiter through this
+        Invalidators.grant((limiter) -> (limiter instanceof RedisRateLimiter redis)
+                ? redis.admin::invalidateEverywhere : null);
+    }
 
     private final StringRedisTemplate redis;
 

@@ -50,7 +50,6 @@ public final class RedisRateLimiterBuilder {
 
     private @Nullable Consumer<Runnable> lostConnections;
 
-    private @Nullable Consumer<Consumer<String>> invalidatorReceiver;
 
     private int maxBatch = RedisRateLimiter.DEFAULT_MAX_BATCH;
 
@@ -186,20 +185,6 @@ public final class RedisRateLimiterBuilder {
     }
 
     /**
-     * Hands {@code receiver}, once the limiter is built, what invalidates a state key's remembered
-     * refusal here and, by an invalidation, on every other instance, as an unban or a reset does
-     * once it has deleted the key's state: for a test kit that deletes the limiter's keys in Redis
-     * itself. Without a local cache ({@link #localCache}) the invalidator does nothing.
-     * @param receiver takes the invalidator, whose argument is a state key,
-     * {@code <prefix>{<limit-id>:<key>}} or {@code <prefix>{<limit-id>}}
-     * @return this builder
-     */
-    public RedisRateLimiterBuilder invalidator(Consumer<Consumer<String>> receiver) {
-        this.invalidatorReceiver = Objects.requireNonNull(receiver, "receiver must not be null");
-        return this;
-    }
-
-    /**
      * Says whether keys are compared as people read them: in Unicode normalization form C, so
      * that {@code é} written as one code point and as {@code e} followed by a combining accent
      * are one key, with one count, one ban and one unban. Decisions and events keep the key as
@@ -274,9 +259,6 @@ public final class RedisRateLimiterBuilder {
             this.lostConnections.accept(subscription::connectionLost);
         }
         limiter.background = new LimiterBackground(recentEvents, decisionEvents, subscription);
-        if (this.invalidatorReceiver != null) {
-            this.invalidatorReceiver.accept(limiter.admin::invalidateEverywhere);
-        }
         limiter.engine.normalizeKeys(this.normalizeKeys);
         limiter.admin.normalizeKeys(this.normalizeKeys);
         limiter.observations.registry(this.observationRegistry);

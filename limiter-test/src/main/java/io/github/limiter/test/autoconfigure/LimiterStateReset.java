@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 
 import io.github.limiter.RateLimiter;
 import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.internal.refusals.Invalidators;
 import io.github.limiter.redis.RedisRateLimiter;
 import org.jspecify.annotations.Nullable;
 
@@ -35,21 +36,11 @@ final class LimiterStateReset {
 
     private final ObjectProvider<RedisConnectionFactory> connectionFactory;
 
-    private volatile @Nullable Consumer<String> invalidator;
-
     LimiterStateReset(ObjectProvider<LimiterProperties> properties, ObjectProvider<RateLimiter> rateLimiter,
             ObjectProvider<RedisConnectionFactory> connectionFactory) {
         this.properties = properties;
         this.rateLimiter = rateLimiter;
         this.connectionFactory = connectionFactory;
-    }
-
-    /**
-     * Takes what invalidates a state key's remembered refusal on every instance, which the
-     * starter's limiter hands over when it is built.
-     */
-    void invalidateWith(Consumer<String> invalidator) {
-        this.invalidator = invalidator;
     }
 
     void run() {
@@ -59,7 +50,8 @@ final class LimiterStateReset {
             return;
         }
         // a recent event written after the keys are deleted would show in the next test
-        if (this.rateLimiter.getIfUnique() instanceof RedisRateLimiter limiter) {
+        RateLimiter rateLimiter = this.rateLimiter.getIfUnique();
+        if (rateLimiter instanceof RedisRateLimiter limiter) {
             limiter.awaitRecentEventsWritten(EVENTS_WRITTEN_WITHIN);
         }
         String prefix = limiterProperties.getKeyPrefix();
@@ -69,7 +61,7 @@ final class LimiterStateReset {
             redis.unlink(keys.subList(from, Math.min(from + UNLINK_BATCH, keys.size())));
         }
         // after the keys are gone, so that a refusal cannot be remembered again from them
-        Consumer<String> invalidator = this.invalidator;
+        Consumer<String> invalidator = (rateLimiter != null) ? Invalidators.of(rateLimiter) : null;
         if (invalidator != null) {
             keys.stream()
                 .map(key -> LimiterKeys.stateKey(prefix, key))

@@ -4,7 +4,6 @@ import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterProperties;
-import io.github.limiter.autoconfigure.RedisRateLimiterBuilderCustomizer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -32,12 +31,6 @@ class RateLimitTesterConfiguration {
     LimiterStateReset limiterStateReset(ObjectProvider<LimiterProperties> properties,
             ObjectProvider<RateLimiter> rateLimiter, ObjectProvider<RedisConnectionFactory> connectionFactory) {
         return new LimiterStateReset(properties, rateLimiter, connectionFactory);
-    }
-
-    /** The starter's limiter hands the reset what invalidates the keys it remembers as refused, everywhere. */
-    @Bean
-    RedisRateLimiterBuilderCustomizer limiterStateResetInvalidator(LimiterStateReset reset) {
-        return (builder) -> builder.invalidator(reset::invalidateWith);
     }
 
 }
