@@ -44,6 +44,10 @@ record ReturnType(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspendi
 
     private static final String FLOW = "kotlinx.coroutines.flow.Flow";
 
+    // Spring's proxies await a suspend function's Mono through kotlinx-coroutines-reactive, whose
+    // class reads its jar's services when it is first initialised
+    private static final String AWAITED_THROUGH = "kotlinx.coroutines.reactive.ReactiveFlowKt";
+
     static final ReturnType VALUE = new ReturnType(Kind.VALUE, null, false);
 
     static final ReturnType COMPLETION_STAGE = new ReturnType(Kind.COMPLETION_STAGE, null, false);
@@ -92,11 +96,25 @@ record ReturnType(Kind kind, @Nullable ReactiveAdapter adapter, boolean suspendi
                             + String.join(" and ", missing),
                     null);
         }
+        initializeAtStart(AWAITED_THROUGH, method.getDeclaringClass().getClassLoader());
         // the Kotlin return type, as Spring's proxies tell a Flow (CoroutinesUtils.adaptReturnValue)
         boolean flow = FLOW.equals(new MethodParameter(method, -1).getParameterType().getName());
         ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance()
             .getAdapter(flow ? reactor.core.publisher.Flux.class : reactor.core.publisher.Mono.class);
         return new ReturnType(Kind.PUBLISHER, adapter, true);
+    }
+
+    /**
+     * Initialises a class now, at start, that the first call would otherwise initialise on an
+     * event loop, reading files (which BlockHound reports as a blocking call, rightly).
+     */
+    private static void initializeAtStart(String className, @Nullable ClassLoader classLoader) {
+        try {
+            Class.forName(className, true, (classLoader != null) ? classLoader : CLASS_LOADER);
+        }
+        catch (ClassNotFoundException | LinkageError ex) {
+            // not there: Spring's proxies do not take that path
+        }
     }
 
     /** The kinds of result. */

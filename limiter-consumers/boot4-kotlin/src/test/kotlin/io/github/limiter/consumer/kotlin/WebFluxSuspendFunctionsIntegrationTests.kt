@@ -48,10 +48,8 @@ class WebFluxSuspendFunctionsIntegrationTests {
                             + Throwable().stackTrace.joinToString("\n\tat "))
                 }
             })
-            // Spring's proxies await a suspend function's Mono through kotlinx-coroutines-reactive,
-            // whose class reads the services of its jar once, when it is first initialised: a
-            // start-up cost of any proxied suspend function (@Transactional's too), not a call's
-            Class.forName("kotlinx.coroutines.reactive.ReactiveFlowKt")
+            // nothing loaded ahead, as a user's test would not: the starter initialises at start
+            // what Spring's proxies load on a suspend function's first call
             context = startApplication(WebApplicationType.REACTIVE)
             http = LocalHttp(context.environment.getProperty("local.server.port")!!.toInt())
         }
