@@ -3,8 +3,12 @@ package io.github.limiter.autoconfigure.web;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.interceptor.RateLimitAdvisor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,6 +16,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -37,6 +43,30 @@ public final class LimiterWebMvcAutoConfiguration {
     @ConditionalOnMissingBean
     RateLimitExceptionHandler rateLimitExceptionHandler(LimiterProperties properties) {
         return RateLimitExceptionHandler.of(properties.getWeb());
+    }
+
+    /**
+     * Warns at start where {@code #clientIp} reads {@code X-Forwarded-For} from Tomcat's default
+     * internal proxies, every private address range ({@link ForwardedClientAddresses}).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.apache.catalina.valves.RemoteIpValve")
+    static class TomcatForwardedAddresses {
+
+        private static final Log logger = LogFactory.getLog(LimiterWebMvcAutoConfiguration.class);
+
+        @Bean
+        static SmartInitializingSingleton limiterForwardedClientAddressesCheck(Environment environment,
+                ObjectProvider<RateLimitAdvisor> advisor) {
+            // once every singleton is made: the advisor has resolved the limits of them all
+            return () -> advisor.ifUnique((limits) -> {
+                String warning = ForwardedClientAddresses.warning(environment, limits.limits());
+                if (warning != null) {
+                    logger.warn(warning);
+                }
+            });
+        }
+
     }
 
     // before the handler runs: the client's address for #clientIp, and the listener that puts the

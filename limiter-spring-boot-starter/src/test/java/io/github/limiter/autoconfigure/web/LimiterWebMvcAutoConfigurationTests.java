@@ -3,14 +3,24 @@ package io.github.limiter.autoconfigure.web;
 import java.net.URI;
 import java.time.Duration;
 
+import java.util.List;
+
 import io.github.limiter.Decision;
+import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimiter;
+import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.ProblemDetail;
@@ -18,7 +28,10 @@ import org.springframework.web.servlet.DispatcherServlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(OutputCaptureExtension.class)
 class LimiterWebMvcAutoConfigurationTests {
+
+    private static final String SPOOFABLE = "key on #clientIp with server.forward-headers-strategy=native";
 
     private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(LimiterWebMvcAutoConfiguration.class));
@@ -26,6 +39,30 @@ class LimiterWebMvcAutoConfigurationTests {
     @Test
     void answersRateLimitExceptionsInServletApplications() {
         this.runner.run(context -> assertThat(context).hasSingleBean(RateLimitExceptionHandler.class));
+    }
+
+    @Test
+    void warnsAtStartWhereClientIpTrustsTomcatsDefaultInternalProxies(CapturedOutput output) {
+        WebApplicationContextRunner limited = new WebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LimiterAutoConfiguration.class,
+                    LimiterWebMvcAutoConfiguration.class))
+            .withUserConfiguration(ClientIpLimited.class);
+        limited.withPropertyValues("server.forward-headers-strategy=native").run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output).contains("Rate limits [searches] " + SPOOFABLE)
+                .contains("server.tomcat.remoteip.internal-proxies");
+        });
+        int warnings = count(output);
+        // proxies of its own, forwarded headers off, or no limit on #clientIp: nothing to say
+        limited.withPropertyValues("server.forward-headers-strategy=native",
+                "server.tomcat.remoteip.internal-proxies=10\\.0\\.1\\.\\d{1,3}").run((context) -> { });
+        limited.withPropertyValues("server.forward-headers-strategy=none").run((context) -> { });
+        limited.run((context) -> { });
+        assertThat(count(output)).isEqualTo(warnings).isOne();
+    }
+
+    private static int count(CapturedOutput output) {
+        return (int) output.getOut().lines().filter((line) -> line.contains(SPOOFABLE)).count();
     }
 
     @Test
@@ -104,6 +141,31 @@ class LimiterWebMvcAutoConfigurationTests {
             return new RateLimitExceptionHandler(org.springframework.http.HttpStatus.FORBIDDEN,
                     io.github.limiter.autoconfigure.LimiterWebProperties.Headers.BOTH,
                     RateLimitProblemTypes.DEFAULT_BASE);
+        }
+
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ClientIpLimited {
+
+        @Bean
+        RateLimiter allowingRateLimiter() {
+            return (List<LimitRequest> requests) -> Decision.allow(requests.get(0).limitId(), requests.get(0).key(),
+                    requests.get(0).limit().max(), 1, requests.get(0).limit().window());
+        }
+
+        @Bean
+        Searches searches() {
+            return new Searches();
+        }
+
+    }
+
+    public static class Searches {
+
+        @RateLimit(name = "searches", key = "#clientIp", window = "1m", max = 30)
+        public String search(String query) {
+            return query;
         }
 
     }
