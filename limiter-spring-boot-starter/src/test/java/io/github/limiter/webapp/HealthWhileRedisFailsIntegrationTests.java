@@ -1,18 +1,26 @@
 package io.github.limiter.webapp;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import com.jayway.jsonpath.JsonPath;
 import io.github.limiter.OnFailure;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.test.EmbeddedRedis;
 import io.github.limiter.test.LocalHttp;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -26,16 +34,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * down: an instance whose limits all fail open serves as well as any other could, so it stays in
  * service ({@code /actuator/health} 200, the limiter {@code DEGRADED}); one with a limit that fails
  * closed refuses those calls, so it is out ({@code DOWN}, 503). The probes' groups, as Spring Boot
- * advises for external systems, leave the limiter out: liveness and readiness stay 200.
+ * advises for external systems, leave the limiter out: liveness and readiness stay 200. Each health
+ * request is answered within a second. Spring Boot's own Redis indicator, left on, would take the
+ * first instance out too: the start says so, naming the property that turns it off.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class HealthWhileRedisFailsIntegrationTests {
 
+    private static final Duration ANSWERED_WITHIN = Duration.ofSeconds(1);
+
+    private static final String ADVICE = "Spring Boot's Redis health indicator takes /actuator/health DOWN";
+
     @Test
-    void anInstanceWhoseLimitsFailOpenStaysInService() {
-        try (ConfigurableApplicationContext context = startWithRedisDown(ReadsApp.class)) {
+    void anInstanceWhoseLimitsFailOpenStaysInService(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = startWithRedisDown(ReadsApp.class,
+                "--management.health.redis.enabled=false")) {
             LocalHttp http = http(context);
             assertThat(http.get("/reads?user=alice").statusCode()).as("a limited call, failing open").isEqualTo(200);
-            HttpResponse<String> health = http.get("/actuator/health");
+            HttpResponse<String> health = timed(() -> http.get("/actuator/health"));
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(JsonPath.<String>read(health.body(), "$.status")).isEqualTo("UP");
             assertThat(JsonPath.<String>read(health.body(), "$.components.limiter.status")).isEqualTo("DEGRADED");
@@ -45,15 +61,30 @@ class HealthWhileRedisFailsIntegrationTests {
             assertThat(http.get("/actuator/health/limiter").statusCode()).isEqualTo(200);
             assertThat(http.get("/actuator/health/liveness").statusCode()).isEqualTo(200);
             assertThat(http.get("/actuator/health/readiness").statusCode()).isEqualTo(200);
+            assertThat(output).doesNotContain(ADVICE);
         }
     }
 
     @Test
-    void anInstanceWithALimitThatFailsClosedIsTakenOutOfService() {
-        try (ConfigurableApplicationContext context = startWithRedisDown(LoginsApp.class)) {
+    void theStartSaysThatSpringBootsRedisIndicatorWouldTakeTheInstanceOut(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = startWithRedisDown(ReadsApp.class)) {
+            assertThat(output.getOut().lines().filter((line) -> line.contains(ADVICE)))
+                .singleElement(InstanceOfAssertFactories.STRING)
+                .contains("management.health.redis.enabled=false", "spring.data.redis.timeout");
+            HttpResponse<String> health = timed(() -> http(context).get("/actuator/health"));
+            assertThat(health.statusCode()).as("what the line warns of").isEqualTo(503);
+            assertThat(JsonPath.<String>read(health.body(), "$.components.redis.status")).isEqualTo("DOWN");
+            assertThat(JsonPath.<String>read(health.body(), "$.components.limiter.status")).isEqualTo("DEGRADED");
+        }
+    }
+
+    @Test
+    void anInstanceWithALimitThatFailsClosedIsTakenOutOfService(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = startWithRedisDown(LoginsApp.class,
+                "--management.health.redis.enabled=false")) {
             LocalHttp http = http(context);
             assertThat(http.get("/logins?user=alice").statusCode()).as("a limited call, failing closed").isEqualTo(503);
-            HttpResponse<String> health = http.get("/actuator/health");
+            HttpResponse<String> health = timed(() -> http.get("/actuator/health"));
             assertThat(health.statusCode()).isEqualTo(503);
             assertThat(JsonPath.<String>read(health.body(), "$.status")).isEqualTo("DOWN");
             assertThat(JsonPath.<String>read(health.body(), "$.components.limiter.status")).isEqualTo("DOWN");
@@ -63,14 +94,22 @@ class HealthWhileRedisFailsIntegrationTests {
         }
     }
 
-    private static ConfigurableApplicationContext startWithRedisDown(Class<?> application) {
+    private static ConfigurableApplicationContext startWithRedisDown(Class<?> application, String... more) {
         EmbeddedRedis stopped = EmbeddedRedis.start();
         stopped.close();
-        return new SpringApplicationBuilder(application).run("--server.port=0", "--spring.main.banner-mode=off",
+        List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--spring.main.banner-mode=off",
                 "--spring.data.redis.port=" + stopped.port(), "--limiter.key-prefix=health-" + UUID.randomUUID() + ":",
-                "--management.endpoint.health.show-details=always", "--management.endpoint.health.probes.enabled=true",
-                // only the limiter's health: the application's own Redis health is not this test's
-                "--management.health.redis.enabled=false");
+                "--management.endpoint.health.show-details=always", "--management.endpoint.health.probes.enabled=true"));
+        arguments.addAll(List.of(more));
+        return new SpringApplicationBuilder(application).run(arguments.toArray(String[]::new));
+    }
+
+    /** The answer to a health request, which must come within a second. */
+    private static HttpResponse<String> timed(Supplier<HttpResponse<String>> request) {
+        long start = System.nanoTime();
+        HttpResponse<String> response = request.get();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("answered within").isLessThan(ANSWERED_WITHIN);
+        return response;
     }
 
     private static LocalHttp http(ConfigurableApplicationContext context) {
