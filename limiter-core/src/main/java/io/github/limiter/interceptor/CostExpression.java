@@ -48,7 +48,7 @@ sealed interface CostExpression {
 
         @Override
         public long resolve(Method method, @Nullable Object[] args) {
-            Object value = this.expression.getValue(this.calls.context(method, args));
+            Object value = ExpressionFailure.evaluate(() -> this.expression.getValue(this.calls.context(method, args)));
             if (value instanceof Number number && number.doubleValue() == number.longValue()) {
                 return number.longValue();
             }

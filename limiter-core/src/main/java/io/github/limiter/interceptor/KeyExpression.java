@@ -4,7 +4,6 @@ import java.lang.reflect.Method;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.util.ObjectUtils;
 
@@ -22,7 +21,7 @@ sealed interface KeyExpression {
      * @param args the call's arguments
      * @return the key, the empty string for a shared limit, or {@code null} if the expression
      * evaluates to {@code null} or a blank string
-     * @throws EvaluationException if the expression fails
+     * @throws ExpressionFailure if the expression fails
      */
     @Nullable String resolve(Method method, @Nullable Object[] args);
 
@@ -84,7 +83,7 @@ sealed interface KeyExpression {
 
         @Override
         public @Nullable String resolve(Method method, @Nullable Object[] args) {
-            return key(this.expression.getValue(this.calls.context(method, args)));
+            return key(ExpressionFailure.evaluate(() -> this.expression.getValue(this.calls.context(method, args))));
         }
 
     }

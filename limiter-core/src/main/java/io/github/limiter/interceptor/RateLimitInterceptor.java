@@ -53,6 +53,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
     // limits that skipped a call for a blank key: each is logged once
     private final Set<String> skippedLimits = ConcurrentHashMap.newKeySet();
 
+    private final FailedExpressions failedExpressions = new FailedExpressions();
+
     private final LimitSpecs specs;
 
     private final Supplier<RateLimiter> rateLimiter;
@@ -131,8 +133,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private List<LimitRequest> requests(MethodLimits limits, Method method, @Nullable Object[] args) {
         List<LimitRequest> requests = new ArrayList<>(limits.specs().size());
         for (LimitSpec declared : limits.specs()) {
-            LimitSpec spec = declared.forCall(method, args);
-            String key = spec.key().resolve(method, args);
+            LimitSpec spec = this.failedExpressions.evaluate(declared, "policy", () -> declared.forCall(method, args));
+            String key = this.failedExpressions.evaluate(spec, "key", () -> spec.key().resolve(method, args));
             if (key == null) {
                 if (this.settings.get().blankKey() == BlankKey.SKIP) {
                     skipped(spec);
@@ -140,8 +142,10 @@ final class RateLimitInterceptor implements MethodInterceptor {
                 }
                 throw new BlankRateLimitKeyException(spec.limitId(), spec.key().text(), spec.method());
             }
-            requests.add(new LimitRequest(spec.limitId(), key, spec.limitForCall(this.overrides.limitOf(spec), method,
-                    args), spec.cost().resolve(method, args)));
+            Limit limit = this.failedExpressions.evaluate(spec, "zone",
+                    () -> spec.limitForCall(this.overrides.limitOf(spec), method, args));
+            long cost = this.failedExpressions.evaluate(spec, "cost", () -> spec.cost().resolve(method, args));
+            requests.add(new LimitRequest(spec.limitId(), key, limit, cost));
         }
         return requests;
     }

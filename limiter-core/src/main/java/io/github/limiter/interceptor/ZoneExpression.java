@@ -27,7 +27,7 @@ record ZoneExpression(String text, Expression expression, CallVariables calls, b
      * is not a zone id
      */
     ZoneId resolve(Method method, @Nullable Object[] args) {
-        Object value = this.expression.getValue(this.calls.context(method, args));
+        Object value = ExpressionFailure.evaluate(() -> this.expression.getValue(this.calls.context(method, args)));
         if (value instanceof ZoneId zone) {
             return zone;
         }

@@ -18,6 +18,7 @@ import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.Limit;
 import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimitExpressionException;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.redis.RedisRateLimiter;
@@ -139,6 +140,25 @@ class RateLimitAdvisorIntegrationTests {
         assertThat(redis.hasKey(this.prefix + "{Keys.byArgs:y}")).isTrue();
         assertThat(redis.hasKey(this.prefix + "{Keys.byMethod:byMethod}")).isTrue();
         assertThat(redis.hasKey(this.prefix + "{Keys.byBean:acme}")).isTrue();
+    }
+
+    @Test
+    void anExpressionThatFailsForACallRefusesItNamingTheLimitTheAttributeAndTheExpression() {
+        Failing failing = start(Failing.class).getBean(Failing.class);
+        assertThatExceptionOfType(RateLimitExpressionException.class).isThrownBy(() -> failing.initials("al"))
+            .withMessage("Rate limit 'Failing.initials' of Failing.initials(String) could not evaluate its key "
+                    + "'#user.substring(3)' for this call: begin 3, end 2, length 2")
+            .withCauseInstanceOf(StringIndexOutOfBoundsException.class)
+            .satisfies((ex) -> assertThat(List.of(ex.getLimitId(), ex.getAttribute(), ex.getExpression()))
+                .containsExactly("Failing.initials", "key", "#user.substring(3)"));
+        assertThatExceptionOfType(RateLimitExpressionException.class)
+            .isThrownBy(() -> failing.upload("ann", List.of("a")))
+            .satisfies((ex) -> assertThat(List.of(ex.getAttribute(), ex.getExpression()))
+                .containsExactly("cost", "#files.get(1).length()"));
+        assertThat(failing.calls()).as("the method is not called").isZero();
+        failing.initials("alice");
+        failing.upload("ann", List.of("a", "bc"));
+        assertThat(failing.calls()).isEqualTo(2);
     }
 
     @Test
@@ -952,6 +972,26 @@ class RateLimitAdvisorIntegrationTests {
         @RateLimit(key = "#user", window = "1m", max = 2)
         @RateLimit(key = "#user", window = "1h", max = 1000, algorithm = Algorithm.SLIDING_LOG)
         public void search(String user) {
+            this.calls++;
+        }
+
+        public int calls() {
+            return this.calls;
+        }
+
+    }
+
+    static class Failing {
+
+        private int calls;
+
+        @RateLimit(key = "#user.substring(3)", window = "1m", max = 5)
+        public void initials(String user) {
+            this.calls++;
+        }
+
+        @RateLimit(key = "#user", window = "1m", max = 5, cost = "#files.get(1).length()")
+        public void upload(String user, List<String> files) {
             this.calls++;
         }
 

@@ -10,6 +10,7 @@ import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.publisher.Flux;
@@ -20,6 +21,8 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -33,8 +36,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * client's mistake: with {@code limiter.blank-key=reject} (the default) it is answered 400 with a
  * problem detail naming the limit, in Spring MVC and Spring WebFlux, whatever the handler returns,
  * and the handler does not run; with {@code skip}, the limit is left out and the handler answers.
+ * A key expression that fails is the application's mistake: 500, with a problem detail naming the
+ * limit but not the expression, which one log line names, once.
  */
 @WithRedis
+@ExtendWith(OutputCaptureExtension.class)
 class BlankKeyWebIntegrationTests {
 
     private static final List<String> HANDLERS = List.of("/plain", "/future", "/mono", "/flux");
@@ -85,6 +91,43 @@ class BlankKeyWebIntegrationTests {
                 assertThat(answer.headers().firstValue("X-RateLimit-Remaining")).as(handler).isEmpty();
             }
             assertThat(handlers.bodies()).isEqualTo(HANDLERS.size());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+    void aKeyExpressionThatFailsIsAnswered500NamingTheLimitAndLoggedOnce(WebApplicationType type,
+            CapturedOutput output) {
+        try (ConfigurableApplicationContext app = start(type, "reject")) {
+            BlankKeyHandlers handlers = app.getBean(BlankKeyHandlers.class);
+            for (String handler : List.of("/initials", "/initials-mono")) {
+                for (int call = 0; call < 3; call++) {
+                    // substring(3) of a two-letter name throws inside the expression
+                    HttpResponse<String> answer = get(app, handler + "?user=al");
+                    assertThat(answer.statusCode()).as(handler).isEqualTo(500);
+                    assertThat(answer.headers().firstValue("Content-Type")).as(handler)
+                        .hasValue("application/problem+json");
+                    assertThat(answer.body()).as(handler)
+                        .contains("\"type\":\"https://limiter.github.io/problems/expression-failed\"",
+                                "\"title\":\"Rate limit expression failed\"", "\"status\":500",
+                                "\"limitId\":\"initials" + handler.substring("/initials".length()).replace('-', '.')
+                                        + "\"", "could not evaluate its key")
+                        .doesNotContain("substring");
+                }
+                assertThat(get(app, handler + "?user=alice").statusCode()).as("a key that evaluates").isEqualTo(200);
+            }
+            assertThat(handlers.bodies()).as("handler bodies run").isEqualTo(2);
+            // as docs/web.md shows it
+            assertThat(get(app, "/initials?user=al").body()).isEqualTo("{\"detail\":\"Rate limit 'initials' could not "
+                    + "evaluate its key for this request.\",\"instance\":\"/initials\",\"status\":500,\"title\":"
+                    + "\"Rate limit expression failed\",\"type\":\"https://limiter.github.io/problems/expression-failed\","
+                    + "\"limitId\":\"initials\"}");
+            assertThat(output.getOut().lines().filter((line) -> line.contains(" ERROR ")
+                    && line.contains("could not evaluate its key")))
+                .as("one line per limit")
+                .hasSize(2)
+                .allSatisfy((line) -> assertThat(line).contains("of BlankKeyHandlers.initials",
+                        "'#user.substring(3)'", "begin 3, end 2, length 2"));
         }
     }
 
@@ -145,6 +188,18 @@ class BlankKeyWebIntegrationTests {
         @RateLimit(name = "blank-keys.flux", key = "#user", window = "1m", max = 5)
         public Flux<String> flux(@RequestParam(required = false) String user) {
             return Flux.defer(() -> Flux.just(body(user)));
+        }
+
+        @GetMapping("/initials")
+        @RateLimit(name = "initials", key = "#user.substring(3)", window = "1m", max = 5)
+        public String initials(@RequestParam String user) {
+            return body(user);
+        }
+
+        @GetMapping("/initials-mono")
+        @RateLimit(name = "initials.mono", key = "#user.substring(3)", window = "1m", max = 5)
+        public Mono<String> initialsMono(@RequestParam String user) {
+            return Mono.fromSupplier(() -> body(user));
         }
 
         private String body(String user) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.limiter.BlankRateLimitKeyException;
+import io.github.limiter.RateLimitExpressionException;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.autoconfigure.LimiterWebProperties;
 import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
@@ -28,8 +29,9 @@ import org.springframework.web.context.request.ServletRequestAttributes;
  * Answers a call over its limit with 429, or a banned key's call with the configured ban status,
  * and a problem detail whose {@code type} names the kind of refusal (see
  * {@link RateLimitProblemTypes}) and whose {@code limitId} names the limit that refused it; and a
- * call whose key is blank with 400, the client's mistake rather than the server's. Ordered last,
- * so any handler of the application's own (in the controller or in an advice) wins.
+ * call whose key is blank with 400, the client's mistake rather than the server's, and one whose
+ * limit's expression failed with 500, the application's. Ordered last, so any handler of the
+ * application's own (in the controller or in an advice) wins.
  */
 @RestControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
@@ -46,6 +48,8 @@ class RateLimitExceptionHandler {
 
     private final URI blankKeyType;
 
+    private final URI expressionFailedType;
+
     /** The handler as {@code limiter.web.*} configures it, for Spring MVC and WebFlux alike. */
     static RateLimitExceptionHandler of(LimiterWebProperties web) {
         return new RateLimitExceptionHandler(HttpStatusCode.valueOf(web.getBanStatus()), web.getHeaders(),
@@ -59,6 +63,8 @@ class RateLimitExceptionHandler {
             this.types.put(refusal, RateLimitProblemTypes.under(problemTypeBase, refusal.slug));
         }
         this.blankKeyType = RateLimitProblemTypes.under(problemTypeBase, RateLimitProblemTypes.BLANK_KEY_SLUG);
+        this.expressionFailedType = RateLimitProblemTypes.under(problemTypeBase,
+                RateLimitProblemTypes.EXPRESSION_FAILED_SLUG);
     }
 
     /**
@@ -74,6 +80,21 @@ class RateLimitExceptionHandler {
         problem.setTitle("Rate limit key missing");
         problem.setProperty("limitId", ex.getLimitId());
         return ResponseEntity.badRequest().body(problem);
+    }
+
+    /**
+     * An expression of the limit failed: the application's mistake, so the answer is 500. It names
+     * the limit but neither the expression nor the cause, which the log has (once per limit and
+     * kind of failure).
+     */
+    @ExceptionHandler(RateLimitExpressionException.class)
+    ResponseEntity<ProblemDetail> handle(RateLimitExpressionException ex) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
+                "Rate limit '" + ex.getLimitId() + "' could not evaluate its " + ex.getAttribute() + " for this request.");
+        problem.setType(this.expressionFailedType);
+        problem.setTitle("Rate limit expression failed");
+        problem.setProperty("limitId", ex.getLimitId());
+        return ResponseEntity.internalServerError().body(problem);
     }
 
     @ExceptionHandler(RateLimitExceededException.class)

@@ -4,7 +4,7 @@ import java.net.URI;
 
 /**
  * The {@code type} URIs of the RFC 9457 problem details that answer a refused call, one per kind
- * of refusal (and one for a call whose rate-limit key is blank). They do not change between releases, so a client can tell the kinds apart by
+ * of refusal (and one for a call whose rate-limit key is blank, one for a limit whose expression failed). They do not change between releases, so a client can tell the kinds apart by
  * {@code type} rather than by status or title, and an application can use them in answers of its
  * own, such as a login refused during a ban.
  *
@@ -30,6 +30,8 @@ public final class RateLimitProblemTypes {
     static final String LIMITER_UNAVAILABLE_SLUG = "limiter-unavailable";
 
     static final String BLANK_KEY_SLUG = "blank-key";
+
+    static final String EXPRESSION_FAILED_SLUG = "expression-failed";
 
     /**
      * The call would go past its limit in the current window; {@code Retry-After} says when the
@@ -65,6 +67,15 @@ public final class RateLimitProblemTypes {
      * @since 0.1.0
      */
     public static final URI BLANK_KEY = under(DEFAULT_BASE, BLANK_KEY_SLUG);
+
+    /**
+     * An expression of the call's limit (its key, cost, zone or policy choice) failed: a mistake in
+     * the application's code, not the client's, so the answer is 500; {@code limitId} names the
+     * limit, and the log says which expression failed and why.
+     *
+     * @since 0.1.0
+     */
+    public static final URI EXPRESSION_FAILED = under(DEFAULT_BASE, EXPRESSION_FAILED_SLUG);
 
     private RateLimitProblemTypes() {
     }
