@@ -317,6 +317,10 @@ final class AnnotationResolution {
                     invalidSyntax + ex.getMessage(), ex);
         }
         checkVariables(attribute, value, expression);
+        String unreadable = this.keyExpressions.unreadableMember(expression, this.method);
+        if (unreadable != null) {
+            throw invalid(attribute, value, unreadable);
+        }
         return parsed;
     }
 

@@ -127,6 +127,24 @@ final class KeyExpressions {
     }
 
     /**
+     * Returns what an expression reads from a parameter that the parameter's declared class does
+     * not have (a property, or a method taking that many arguments), as far as the types are known
+     * at start ({@link ExpressionMembers}).
+     * @param expression the SpEL text of a key, cost, zone or policy choice
+     * @param method the method whose calls it is evaluated for
+     * @return the problem, or {@code null} if there is none
+     * @throws ParseException if the text is not valid SpEL
+     */
+    public @Nullable String unreadableMember(String expression, Method method) {
+        String text = expression.trim();
+        if (text.isEmpty() || text.matches("-?\\d{1,18}")) {
+            return null;
+        }
+        CallVariables calls = new CallVariables(this.shared, method, this.parameterNames);
+        return ExpressionMembers.problem(this.parser.parseExpression(text), method, calls::index);
+    }
+
+    /**
      * Describes the variables expressions of a method may read, for messages: its parameters by
      * name (or a note that their names are not known), then the positional and other variables.
      * @param method the method

@@ -254,6 +254,28 @@ class RateLimitAdvisorIntegrationTests {
     }
 
     @Test
+    void aMethodTheParametersClassLacksFailsTheStart() {
+        assertStartFails(MistypedMethod.class, "key", "MistypedMethod.answer(long, String)",
+                "key = '#userId.toUppercase()' calls toUppercase on #userId, a String, which has no public method "
+                        + "toUppercase taking 0 arguments; did you mean toUpperCase?: every call would fail");
+    }
+
+    @Test
+    void aPropertyTheParametersClassLacksFailsTheStartAlongTheChain() {
+        assertStartFails(MistypedProperty.class, "cost", "MistypedProperty.login(Form)",
+                "cost = '#form.user.name.length()' reads name of #form.user, a User, which has no such property "
+                        + "(no getName(), isName(), name() or public field name): every call would fail");
+    }
+
+    @Test
+    void aChainIsCheckedOnlyWhileItsClassesAreKnownAtStart() {
+        Unchecked unchecked = start(Unchecked.class).getBean(Unchecked.class);
+        assertThat(unchecked.anything("ann")).isEqualTo("ann");
+        assertThatExceptionOfType(RateLimitExpressionException.class).isThrownBy(() -> unchecked.anything(42))
+            .withMessageContaining("could not evaluate its key '#value.trim()'");
+    }
+
+    @Test
     void aCostReadingNoParameterFailsTheStart() {
         assertStartFails(MistypedCost.class, "cost", "MistypedCost.upload(List)",
                 "cost = '#file.size()' reads #file, which is neither a parameter");
@@ -977,6 +999,32 @@ class RateLimitAdvisorIntegrationTests {
 
         public int calls() {
             return this.calls;
+        }
+
+    }
+
+    static class MistypedMethod {
+
+        @RateLimit(key = "#userId.toUppercase()", window = "1m", max = 5)
+        public void answer(long questionId, String userId) {
+        }
+
+    }
+
+    static class MistypedProperty {
+
+        @RateLimit(key = "#form.user.id", window = "1m", max = 5, cost = "#form.user.name.length()")
+        public void login(Form form) {
+        }
+
+    }
+
+    static class Unchecked {
+
+        // an Object may be anything at run time: checked when called
+        @RateLimit(key = "#value.trim()", window = "1m", max = 5)
+        public Object anything(Object value) {
+            return value;
         }
 
     }
