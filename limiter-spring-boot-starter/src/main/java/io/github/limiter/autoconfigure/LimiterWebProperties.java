@@ -1,6 +1,10 @@
 package io.github.limiter.autoconfigure;
 
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.limiter.autoconfigure.internal.TrustedProxies;
 
 /**
  * HTTP answers for calls over a limit.
@@ -35,6 +39,16 @@ public class LimiterWebProperties {
      */
     private int clientIpv6Prefix = 64;
 
+    /**
+     * Proxies whose X-Forwarded-For and Forwarded headers #clientIp believes: addresses and CIDR
+     * ranges, IPv4 and IPv6, such as 10.0.0.0/8. When set, the client is found from the right,
+     * starting at the connection's peer and skipping trusted addresses: the first untrusted one,
+     * so an address a client writes itself is never taken. The same on Tomcat and Reactor Netty;
+     * leave server.forward-headers-strategy unset (none) with it. Empty, the default: #clientIp is
+     * the address the server resolved.
+     */
+    private List<String> trustedProxies = new ArrayList<>();
+
     public int getBanStatus() {
         return this.banStatus;
     }
@@ -66,6 +80,20 @@ public class LimiterWebProperties {
                     + " must be 1 to 128: the prefix length of the network an IPv6 client stands for");
         }
         this.clientIpv6Prefix = clientIpv6Prefix;
+    }
+
+    public List<String> getTrustedProxies() {
+        return this.trustedProxies;
+    }
+
+    /**
+     * Sets the proxies whose forwarding headers {@code #clientIp} believes.
+     * @param trustedProxies addresses and CIDR ranges
+     * @throws IllegalArgumentException naming an entry that is neither
+     */
+    public void setTrustedProxies(List<String> trustedProxies) {
+        TrustedProxies.of(trustedProxies);
+        this.trustedProxies = new ArrayList<>(trustedProxies);
     }
 
     public URI getProblemTypeBase() {

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code #clientIp} over HTTP, in Spring MVC on Tomcat and Spring WebFlux on Reactor Netty: the
  * client's address as the server resolved it, which a forged {@code X-Forwarded-For} does not
- * change unless the server is told to trust it; an IPv6 address stands for its /64. Sliding logs,
+ * change unless the server is told to trust it; an IPv6 address stands for its /64. With
+ * {@code limiter.web.trusted-proxies}, the same on both: the first untrusted address from the right. Sliding logs,
  * so that no window ends between a test's requests.
  */
 @WithRedis
@@ -81,6 +82,30 @@ class ClientIpWebIntegrationTests {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+    void withTrustedProxiesTheClientIsTheFirstUntrustedAddressFromTheRight(WebApplicationType type) {
+        String prefix = "client-ip-" + UUID.randomUUID() + ":";
+        // the test's own address is the trusted proxy; the server reads no forwarded header itself
+        try (ConfigurableApplicationContext app = start(type, prefix, "--limiter.web.trusted-proxies=127.0.0.1")) {
+            for (String forged : new String[] { "198.51.100.1", "198.51.100.2" }) {
+                assertThat(get(app, "/mono", forged + ", 203.0.113.7").statusCode()).isEqualTo(200);
+            }
+            assertThat(get(app, "/mono", "203.0.113.8").statusCode()).isEqualTo(200);
+            assertThat(send(app, "/mono", Map.of("Forwarded", "for=198.51.100.3, for=\"[2001:db8:1:2::9]:4711\"",
+                    "X-Forwarded-For", "203.0.113.7")).statusCode()).isEqualTo(200);
+            assertThat(redis.keys(prefix + "{ip.*")).as("forged leftmost addresses change nothing")
+                .containsExactlyInAnyOrder(prefix + "{ip.mono:203.0.113.7}", prefix + "{ip.mono:203.0.113.8}",
+                        prefix + "{ip.mono:2001:db8:1:2:0:0:0:0/64}");
+        }
+        String untrusted = "client-ip-" + UUID.randomUUID() + ":";
+        try (ConfigurableApplicationContext app = start(type, untrusted, "--limiter.web.trusted-proxies=10.0.0.0/8")) {
+            assertThat(get(app, "/mono", "203.0.113.7").statusCode()).isEqualTo(200);
+            assertThat(redis.keys(untrusted + "{ip.*")).as("a peer that is no trusted proxy is the client")
+                .containsExactly(untrusted + "{ip.mono:127.0.0.1}");
+        }
+    }
+
     @Test
     void reactorNettysNativeStrategyTakesTheFirstForwardedAddressFromAnyClient() {
         // what docs/operations.md warns of: Reactor Netty trusts every client's X-Forwarded-For
@@ -105,8 +130,13 @@ class ClientIpWebIntegrationTests {
     }
 
     private static HttpResponse<String> get(ConfigurableApplicationContext app, String path, String forwardedFor) {
+        return send(app, path, Map.of("X-Forwarded-For", forwardedFor));
+    }
+
+    private static HttpResponse<String> send(ConfigurableApplicationContext app, String path,
+            Map<String, String> headers) {
         int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port", "0"));
-        return new LocalHttp(port).send("GET", path, Map.of("X-Forwarded-For", forwardedFor), null);
+        return new LocalHttp(port).send("GET", path, headers, null);
     }
 
     @SpringBootConfiguration

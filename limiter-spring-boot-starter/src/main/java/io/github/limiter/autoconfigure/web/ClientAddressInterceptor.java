@@ -1,5 +1,8 @@
 package io.github.limiter.autoconfigure.web;
 
+import java.util.Collections;
+
+import io.github.limiter.autoconfigure.internal.TrustedProxies;
 import io.github.limiter.interceptor.RateLimitAdvisor;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -12,20 +15,28 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * the request is handled find through its thread. The address is the servlet container's
  * {@code getRemoteAddr()}: with {@code server.forward-headers-strategy=native}, the client's as the
  * proxies the container trusts report it ({@code server.tomcat.remoteip.internal-proxies}), and
- * never what a client writes into a forwarding header itself.
+ * never what a client writes into a forwarding header itself; with {@code limiter.web.trusted-proxies},
+ * the client as those proxies report it ({@link TrustedProxies}).
  */
 final class ClientAddressInterceptor implements HandlerInterceptor {
 
     private final int ipv6Prefix;
 
-    ClientAddressInterceptor(int ipv6Prefix) {
+    private final TrustedProxies trustedProxies;
+
+    ClientAddressInterceptor(int ipv6Prefix, TrustedProxies trustedProxies) {
         this.ipv6Prefix = ipv6Prefix;
+        this.trustedProxies = trustedProxies;
     }
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (request.getAttribute(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE) == null) {
-            String address = ClientAddress.literal(request.getRemoteAddr(), this.ipv6Prefix);
+            String peer = request.getRemoteAddr();
+            String client = this.trustedProxies.isEmpty() ? peer : this.trustedProxies.client(peer,
+                    Collections.list(request.getHeaders("Forwarded")),
+                    Collections.list(request.getHeaders("X-Forwarded-For")));
+            String address = ClientAddress.literal(client, this.ipv6Prefix);
             if (address != null) {
                 request.setAttribute(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE, address);
             }

@@ -4,8 +4,11 @@ import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.autoconfigure.internal.TrustedProxies;
 import reactor.netty.http.server.HttpServer;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -16,6 +19,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.core.env.Environment;
 import org.springframework.web.reactive.DispatcherHandler;
 
 /**
@@ -52,7 +56,18 @@ public final class LimiterWebFluxAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ClientAddressWebFilter limiterClientAddressWebFilter(LimiterProperties properties) {
-        return new ClientAddressWebFilter(properties.getWeb().getClientIpv6Prefix());
+        return new ClientAddressWebFilter(properties.getWeb().getClientIpv6Prefix(),
+                TrustedProxies.of(properties.getWeb().getTrustedProxies()));
+    }
+
+    /**
+     * Warns at start where the server's forwarded headers and {@code limiter.web.trusted-proxies}
+     * contradict each other ({@link ForwardedClientAddresses}).
+     */
+    @Bean
+    static SmartInitializingSingleton limiterForwardedClientAddressesCheck(Environment environment,
+            ObjectProvider<RateLimitAdvisor> advisor, ObjectProvider<LimiterProperties> properties) {
+        return ForwardedClientAddresses.atStart(environment, advisor, properties, false);
     }
 
     // a limited handler's CompletableFuture, adapted by WebFlux, tells the request's headers its decision

@@ -3,9 +3,8 @@ package io.github.limiter.autoconfigure.web;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.autoconfigure.internal.TrustedProxies;
 import io.github.limiter.interceptor.RateLimitAdvisor;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -16,8 +15,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -46,27 +45,16 @@ public final class LimiterWebMvcAutoConfiguration {
     }
 
     /**
-     * Warns at start where {@code #clientIp} reads {@code X-Forwarded-For} from Tomcat's default
-     * internal proxies, every private address range ({@link ForwardedClientAddresses}).
+     * Warns at start where {@code #clientIp} can be chosen by a client, or where the server's
+     * forwarded headers and {@code limiter.web.trusted-proxies} contradict each other
+     * ({@link ForwardedClientAddresses}).
      */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.apache.catalina.valves.RemoteIpValve")
-    static class TomcatForwardedAddresses {
-
-        private static final Log logger = LogFactory.getLog(LimiterWebMvcAutoConfiguration.class);
-
-        @Bean
-        static SmartInitializingSingleton limiterForwardedClientAddressesCheck(Environment environment,
-                ObjectProvider<RateLimitAdvisor> advisor) {
-            // once every singleton is made: the advisor has resolved the limits of them all
-            return () -> advisor.ifUnique((limits) -> {
-                String warning = ForwardedClientAddresses.warning(environment, limits.limits());
-                if (warning != null) {
-                    logger.warn(warning);
-                }
-            });
-        }
-
+    @Bean
+    static SmartInitializingSingleton limiterForwardedClientAddressesCheck(Environment environment,
+            ObjectProvider<RateLimitAdvisor> advisor, ObjectProvider<LimiterProperties> properties) {
+        return ForwardedClientAddresses.atStart(environment, advisor, properties,
+                ClassUtils.isPresent("org.apache.catalina.valves.RemoteIpValve",
+                        LimiterWebMvcAutoConfiguration.class.getClassLoader()));
     }
 
     // before the handler runs: the client's address for #clientIp, and the listener that puts the
@@ -77,7 +65,8 @@ public final class LimiterWebMvcAutoConfiguration {
 
             @Override
             public void addInterceptors(InterceptorRegistry registry) {
-                registry.addInterceptor(new ClientAddressInterceptor(properties.getWeb().getClientIpv6Prefix()));
+                registry.addInterceptor(new ClientAddressInterceptor(properties.getWeb().getClientIpv6Prefix(),
+                        TrustedProxies.of(properties.getWeb().getTrustedProxies())));
                 registry.addInterceptor(new RateLimitHeadersInterceptor(properties.getWeb().getHeaders()));
             }
 

@@ -61,6 +61,33 @@ class LimiterWebMvcAutoConfigurationTests {
         assertThat(count(output)).isEqualTo(warnings).isOne();
     }
 
+    @Test
+    void warnsAtStartWhereTheServersForwardedHeadersContradictTheLimitersTrustedProxies(CapturedOutput output) {
+        WebApplicationContextRunner limited = new WebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LimiterAutoConfiguration.class,
+                    LimiterWebMvcAutoConfiguration.class))
+            .withUserConfiguration(ClientIpLimited.class)
+            .withPropertyValues("limiter.web.trusted-proxies=10.0.0.0/8");
+        limited.withPropertyValues("server.forward-headers-strategy=framework").run((context) -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output).contains("Rate limits [searches] key on #clientIp, which limiter.web.trusted-proxies "
+                    + "finds from the connection's peer, but server.forward-headers-strategy=framework");
+        });
+        limited.run((context) -> assertThat(context).hasNotFailed());
+        assertThat(output.getOut().lines().filter((line) -> line.contains("finds from the connection's peer")))
+            .hasSize(1);
+        assertThat(output).doesNotContain(SPOOFABLE);
+    }
+
+    @Test
+    void failsToStartWithATrustedProxyThatIsNoAddress() {
+        this.runner.withPropertyValues("limiter.web.trusted-proxies=10.0.0.0/8,proxy.example.com")
+            .run((context) -> assertThat(context).hasFailed()
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("limiter.web.trusted-proxies entry 'proxy.example.com' is not an IP address"));
+    }
+
     private static int count(CapturedOutput output) {
         return (int) output.getOut().lines().filter((line) -> line.contains(SPOOFABLE)).count();
     }
