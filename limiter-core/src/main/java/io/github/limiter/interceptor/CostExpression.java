@@ -48,7 +48,13 @@ sealed interface CostExpression {
 
         @Override
         public long resolve(Method method, @Nullable Object[] args) {
-            Object value = ExpressionFailure.evaluate(() -> this.expression.getValue(this.calls.context(method, args)));
+            Object value;
+            try {
+                value = this.expression.getValue(this.calls.context(method, args));
+            }
+            catch (RuntimeException ex) {
+                throw new ExpressionFailure(ex);
+            }
             if (value instanceof Number number && number.doubleValue() == number.longValue()) {
                 return number.longValue();
             }

@@ -2,7 +2,6 @@ package io.github.limiter.interceptor;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 import io.github.limiter.RateLimitExpressionException;
 import org.apache.commons.logging.Log;
@@ -23,30 +22,24 @@ final class FailedExpressions {
     private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
     /**
-     * Runs one of a limit's evaluations for a call.
+     * Names the limit whose expression failed for a call, and logs it the first time.
      * @param spec the limit
-     * @param attribute the attribute whose expression the evaluation reads: {@code key},
-     * {@code cost}, {@code zone} or {@code policy}
-     * @param evaluation the evaluation
-     * @return what it gives
-     * @throws RateLimitExpressionException if the expression failed
+     * @param attribute the attribute whose expression failed: {@code key}, {@code cost},
+     * {@code zone} or {@code policy}
+     * @param failure the failure
+     * @return the exception to throw
      */
-    <T> T evaluate(LimitSpec spec, String attribute, Supplier<T> evaluation) {
-        try {
-            return evaluation.get();
+    RateLimitExpressionException failed(LimitSpec spec, String attribute, ExpressionFailure failure) {
+        Throwable cause = failure.getCause();
+        RateLimitExpressionException ex = new RateLimitExpressionException(spec.limitId(), attribute,
+                text(spec, attribute), spec.method(), cause);
+        String kind = (cause instanceof SpelEvaluationException spel) ? spel.getMessageCode().name()
+                : cause.getClass().getName();
+        if (this.logged.add(spec.limitId() + " " + attribute + " " + kind)) {
+            logger.error(ex.getMessage() + ". The call is refused with this exception (HTTP 500 in web "
+                    + "applications); logged once per limit and kind of failure", ex);
         }
-        catch (ExpressionFailure failure) {
-            Throwable cause = failure.getCause();
-            RateLimitExpressionException ex = new RateLimitExpressionException(spec.limitId(), attribute,
-                    text(spec, attribute), spec.method(), cause);
-            String kind = (cause instanceof SpelEvaluationException spel) ? spel.getMessageCode().name()
-                    : cause.getClass().getName();
-            if (this.logged.add(spec.limitId() + " " + attribute + " " + kind)) {
-                logger.error(ex.getMessage() + ". The call is refused with this exception (HTTP 500 in web "
-                        + "applications); logged once per limit and kind of failure", ex);
-            }
-            throw ex;
-        }
+        return ex;
     }
 
     private static String text(LimitSpec spec, String attribute) {

@@ -83,7 +83,12 @@ sealed interface KeyExpression {
 
         @Override
         public @Nullable String resolve(Method method, @Nullable Object[] args) {
-            return key(ExpressionFailure.evaluate(() -> this.expression.getValue(this.calls.context(method, args))));
+            try {
+                return key(this.expression.getValue(this.calls.context(method, args)));
+            }
+            catch (RuntimeException ex) {
+                throw new ExpressionFailure(ex);
+            }
         }
 
     }

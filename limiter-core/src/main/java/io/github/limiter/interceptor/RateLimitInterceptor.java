@@ -133,19 +133,28 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private List<LimitRequest> requests(MethodLimits limits, Method method, @Nullable Object[] args) {
         List<LimitRequest> requests = new ArrayList<>(limits.specs().size());
         for (LimitSpec declared : limits.specs()) {
-            LimitSpec spec = this.failedExpressions.evaluate(declared, "policy", () -> declared.forCall(method, args));
-            String key = this.failedExpressions.evaluate(spec, "key", () -> spec.key().resolve(method, args));
-            if (key == null) {
-                if (this.settings.get().blankKey() == BlankKey.SKIP) {
-                    skipped(spec);
-                    continue;
+            // which of the limit's expressions is evaluated, should one fail
+            String attribute = "policy";
+            LimitSpec spec = declared;
+            try {
+                spec = declared.forCall(method, args);
+                attribute = "key";
+                String key = spec.key().resolve(method, args);
+                if (key == null) {
+                    if (this.settings.get().blankKey() == BlankKey.SKIP) {
+                        skipped(spec);
+                        continue;
+                    }
+                    throw new BlankRateLimitKeyException(spec.limitId(), spec.key().text(), spec.method());
                 }
-                throw new BlankRateLimitKeyException(spec.limitId(), spec.key().text(), spec.method());
+                attribute = "zone";
+                Limit limit = spec.limitForCall(this.overrides.limitOf(spec), method, args);
+                attribute = "cost";
+                requests.add(new LimitRequest(spec.limitId(), key, limit, spec.cost().resolve(method, args)));
             }
-            Limit limit = this.failedExpressions.evaluate(spec, "zone",
-                    () -> spec.limitForCall(this.overrides.limitOf(spec), method, args));
-            long cost = this.failedExpressions.evaluate(spec, "cost", () -> spec.cost().resolve(method, args));
-            requests.add(new LimitRequest(spec.limitId(), key, limit, cost));
+            catch (ExpressionFailure failure) {
+                throw this.failedExpressions.failed(spec, attribute, failure);
+            }
         }
         return requests;
     }

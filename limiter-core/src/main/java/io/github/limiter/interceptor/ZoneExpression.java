@@ -27,7 +27,13 @@ record ZoneExpression(String text, Expression expression, CallVariables calls, b
      * is not a zone id
      */
     ZoneId resolve(Method method, @Nullable Object[] args) {
-        Object value = ExpressionFailure.evaluate(() -> this.expression.getValue(this.calls.context(method, args)));
+        Object value;
+        try {
+            value = this.expression.getValue(this.calls.context(method, args));
+        }
+        catch (RuntimeException ex) {
+            throw new ExpressionFailure(ex);
+        }
         if (value instanceof ZoneId zone) {
             return zone;
         }
