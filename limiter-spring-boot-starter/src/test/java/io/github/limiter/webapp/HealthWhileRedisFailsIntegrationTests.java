@@ -35,8 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * service ({@code /actuator/health} 200, the limiter {@code DEGRADED}); one with a limit that fails
  * closed refuses those calls, so it is out ({@code DOWN}, 503). The probes' groups, as Spring Boot
  * advises for external systems, leave the limiter out: liveness and readiness stay 200. Each health
- * request is answered within a second. Spring Boot's own Redis indicator, left on, would take the
- * first instance out too: the start says so, naming the property that turns it off.
+ * request is answered within a second, whether Redis was down at start or stops while the instance
+ * runs. Spring Boot's own Redis indicator, left on, would take the first instance out too: the start
+ * says so, naming the property that turns it off; kept, it waits no longer than
+ * {@code spring.data.redis.timeout}.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class HealthWhileRedisFailsIntegrationTests {
@@ -62,6 +64,48 @@ class HealthWhileRedisFailsIntegrationTests {
             assertThat(http.get("/actuator/health/liveness").statusCode()).isEqualTo(200);
             assertThat(http.get("/actuator/health/readiness").statusCode()).isEqualTo(200);
             assertThat(output).doesNotContain(ADVICE);
+        }
+    }
+
+    @Test
+    void aRedisThatStopsWhileTheInstanceRunsLeavesItInServiceAnsweringWithinASecond() {
+        EmbeddedRedis redis = EmbeddedRedis.start();
+        try (ConfigurableApplicationContext context = start(ReadsApp.class, redis.port(),
+                "--management.health.redis.enabled=false")) {
+            LocalHttp http = http(context);
+            assertThat(http.get("/reads?user=alice").statusCode()).isEqualTo(200);
+            assertThat(JsonPath.<String>read(timed(() -> http.get("/actuator/health")).body(),
+                    "$.components.limiter.status")).isEqualTo("UP");
+            redis.kill();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            HttpResponse<String> health = timed(() -> http.get("/actuator/health"));
+            while (!"DEGRADED".equals(JsonPath.read(health.body(), "$.components.limiter.status"))) {
+                assertThat(System.nanoTime() - deadline).as("the limiter's health turns DEGRADED").isNegative();
+                health = timed(() -> http.get("/actuator/health"));
+            }
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(http.get("/reads?user=alice").statusCode()).as("a limited call, failing open").isEqualTo(200);
+        }
+        finally {
+            redis.close();
+        }
+    }
+
+    @Test
+    void springBootsIndicatorKeptWaitsNoLongerThanTheApplicationsRedisTimeout() {
+        EmbeddedRedis redis = EmbeddedRedis.start();
+        try (ConfigurableApplicationContext context = start(ReadsApp.class, redis.port(),
+                "--spring.data.redis.timeout=500ms")) {
+            LocalHttp http = http(context);
+            assertThat(timed(() -> http.get("/actuator/health")).statusCode()).isEqualTo(200);
+            redis.kill();
+            HttpResponse<String> health = timed(() -> http.get("/actuator/health"));
+            assertThat(health.statusCode()).as("Spring Boot's redis component, as docs/operations.md says")
+                .isEqualTo(503);
+            assertThat(JsonPath.<String>read(health.body(), "$.components.redis.status")).isEqualTo("DOWN");
+        }
+        finally {
+            redis.close();
         }
     }
 
@@ -97,8 +141,12 @@ class HealthWhileRedisFailsIntegrationTests {
     private static ConfigurableApplicationContext startWithRedisDown(Class<?> application, String... more) {
         EmbeddedRedis stopped = EmbeddedRedis.start();
         stopped.close();
+        return start(application, stopped.port(), more);
+    }
+
+    private static ConfigurableApplicationContext start(Class<?> application, int redisPort, String... more) {
         List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--spring.main.banner-mode=off",
-                "--spring.data.redis.port=" + stopped.port(), "--limiter.key-prefix=health-" + UUID.randomUUID() + ":",
+                "--spring.data.redis.port=" + redisPort, "--limiter.key-prefix=health-" + UUID.randomUUID() + ":",
                 "--management.endpoint.health.show-details=always", "--management.endpoint.health.probes.enabled=true"));
         arguments.addAll(List.of(more));
         return new SpringApplicationBuilder(application).run(arguments.toArray(String[]::new));
