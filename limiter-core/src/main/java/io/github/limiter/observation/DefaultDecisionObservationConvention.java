@@ -25,6 +25,12 @@ public class DefaultDecisionObservationConvention implements DecisionObservation
     /** The observation's name. */
     public static final String NAME = "limiter.decision";
 
+    /**
+     * Creates the convention, for the starter or for a subclass of yours.
+     */
+    public DefaultDecisionObservationConvention() {
+    }
+
     @Override
     public String getName() {
         return NAME;

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The story {@code demo.sh} tells, over real HTTP against the app on a random port and a real Redis,
- * and the answers the README gives for each request, refusals of a plan's change included.
+ * and the answers docs/sample-app.md gives for each request, refusals of a plan's change included.
  */
 @WithRedis
 @ExtendWith(OutputCaptureExtension.class)
@@ -173,7 +173,7 @@ class AntiCrawlerStoryIntegrationTests {
         assertThat(this.context.getBeansOfType(EmbeddedRedis.class)).isEmpty();
     }
 
-    // README: a plan's invalid change answers 400 naming the value and the rule, an unknown plan 404
+    // docs/sample-app.md: a plan's invalid change answers 400 naming the value and the rule, an unknown plan 404
 
     @Test
     void anInvalidPlanChangeAnswers400NamingTheValueAndTheRule() {

@@ -14,7 +14,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's observability curls, with the admin's token: the Prometheus scrape and the
+ * The observability curls of docs/sample-app.md, with the admin's token: the Prometheus scrape and the
  * ratelimits endpoint of the sample app.
  */
 @WithRedis

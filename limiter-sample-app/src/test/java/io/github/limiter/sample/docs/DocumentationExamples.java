@@ -36,7 +36,7 @@ final class DocumentationExamples {
     private DocumentationExamples() {
     }
 
-    /** README.md, the opening example and the Quick start. */
+    /** docs/annotation.md, costs known after the call. */
     static class Completions {
 
         @RateLimit(key = "#apiKey", window = "1h", max = 100_000, cost = "#request.maxTokens()",
@@ -65,6 +65,7 @@ final class DocumentationExamples {
 
     }
 
+    /** The snippet that the drift test of {@link DocumentationSnippetsTests} finds. */
     static class Answers {
 
         @RateLimit(key = "#userId", window = "60s", max = 20)
