@@ -25,8 +25,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * on the test kit's embedded Redis, the 429 with its {@code Retry-After}, rate-limit headers and
  * problem detail included. MockMvc is built from the context, with spring-test alone.
  */
-// a decision slower than limiter.redis.timeout (100 ms) lets the call through: a busy build machine needs more
-@SpringBootTest(properties = "limiter.redis.timeout=2s")
+@SpringBootTest
 @AutoConfigureLimiterRedis
 class GreetingEndpointIntegrationTests {
 

@@ -29,6 +29,10 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
  * leak from one test into the next. Tests of one JVM share the server, so tests that run in
  * parallel need key prefixes of their own.
  *
+ * <p>A decision may take 2 s ({@code limiter.redis.timeout=2s}) rather than an application's
+ * 100 ms, so that a slow first decision on a loaded build machine does not let a call through
+ * uncounted; any value the application or the test sets wins.
+ *
  * <p>Also provides a {@link RateLimitTester} bean to exhaust, ban, inspect and reset keys.
  *
  * <pre class="code">
