@@ -73,8 +73,45 @@ public final class TrustedProxies {
         return hops.isEmpty() ? peer : hops.get(0);
     }
 
+    /**
+     * Parses an IP literal, such as {@code 192.0.2.7}, {@code 2001:db8::1} or {@code [2001:db8::1]},
+     * without a name look-up: the one parse of addresses of the starter's web code.
+     * @param text the text
+     * @return the address, or {@code null} for text that is no IP literal
+     */
+    public static @Nullable InetAddress literal(@Nullable String text) {
+        if (text == null) {
+            return null;
+        }
+        String candidate = text.strip().toLowerCase(Locale.ROOT);
+        if (candidate.length() > 2 && candidate.startsWith("[") && candidate.endsWith("]")) {
+            candidate = candidate.substring(1, candidate.length() - 1);
+        }
+        if (candidate.isEmpty() || candidate.length() > 45) {
+            return null;
+        }
+        boolean ipv6 = candidate.indexOf(':') >= 0;
+        for (int i = 0; i < candidate.length(); i++) {
+            char c = candidate.charAt(i);
+            boolean allowed = (c >= '0' && c <= '9') || c == '.' || (ipv6 && (c == ':' || (c >= 'a' && c <= 'f')));
+            if (!allowed) {
+                return null;
+            }
+        }
+        if (!ipv6 && candidate.chars().filter((c) -> c == '.').count() != 3) {
+            return null;
+        }
+        try {
+            // a literal is parsed, never looked up
+            return InetAddress.getByName(candidate);
+        }
+        catch (UnknownHostException ex) {
+            return null;
+        }
+    }
+
     private boolean trusts(String node) {
-        InetAddress address = Range.literal(node);
+        InetAddress address = literal(node);
         if (address == null) {
             return false;
         }
@@ -137,7 +174,7 @@ public final class TrustedProxies {
         static Range of(String entry) {
             String text = entry.strip();
             int slash = text.indexOf('/');
-            InetAddress address = literal((slash >= 0) ? text.substring(0, slash) : text);
+            InetAddress address = TrustedProxies.literal((slash >= 0) ? text.substring(0, slash) : text);
             if (address == null) {
                 throw invalid(entry, "is not an IP address");
             }
@@ -169,32 +206,6 @@ public final class TrustedProxies {
                 }
             }
             return true;
-        }
-
-        /** An IP literal, parsed without a name look-up; {@code null} for any other text. */
-        static @Nullable InetAddress literal(String text) {
-            String candidate = text.strip().toLowerCase(Locale.ROOT);
-            if (candidate.isEmpty() || candidate.length() > 45) {
-                return null;
-            }
-            boolean ipv6 = candidate.indexOf(':') >= 0;
-            for (int i = 0; i < candidate.length(); i++) {
-                char c = candidate.charAt(i);
-                boolean allowed = (c >= '0' && c <= '9') || c == '.' || (ipv6 && (c == ':' || (c >= 'a' && c <= 'f')));
-                if (!allowed) {
-                    return null;
-                }
-            }
-            if (!ipv6 && candidate.chars().filter((c) -> c == '.').count() != 3) {
-                return null;
-            }
-            try {
-                // a literal is parsed, never looked up
-                return InetAddress.getByName(candidate);
-            }
-            catch (UnknownHostException ex) {
-                return null;
-            }
         }
 
         private static IllegalArgumentException invalid(String entry, String problem) {

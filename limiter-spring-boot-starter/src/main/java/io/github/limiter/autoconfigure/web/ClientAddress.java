@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 
+import io.github.limiter.autoconfigure.internal.TrustedProxies;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,16 +32,8 @@ final class ClientAddress {
         if (remote == null || remote.isBlank()) {
             return null;
         }
-        if (!isLiteral(remote)) {
-            return remote;
-        }
-        try {
-            // a literal is parsed, never looked up
-            return of(InetAddress.getByName(remote), ipv6Prefix);
-        }
-        catch (UnknownHostException ex) {
-            return remote;
-        }
+        InetAddress address = TrustedProxies.literal(remote);
+        return (address != null) ? of(address, ipv6Prefix) : remote;
     }
 
     static String of(InetAddress address, int ipv6Prefix) {
@@ -57,20 +50,6 @@ final class ClientAddress {
         catch (UnknownHostException ex) {
             throw new IllegalStateException("16 bytes are an IPv6 address", ex);
         }
-    }
-
-    private static boolean isLiteral(String text) {
-        String address = (text.startsWith("[") && text.endsWith("]")) ? text.substring(1, text.length() - 1) : text;
-        if (address.indexOf(':') >= 0) {
-            return true;
-        }
-        for (int i = 0; i < address.length(); i++) {
-            char c = address.charAt(i);
-            if (c != '.' && (c < '0' || c > '9')) {
-                return false;
-            }
-        }
-        return !address.isEmpty();
     }
 
 }
