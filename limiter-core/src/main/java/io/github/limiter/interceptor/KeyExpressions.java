@@ -114,12 +114,12 @@ final class KeyExpressions {
      * @throws ParseException if the text is not valid SpEL
      */
     public List<String> unknownVariables(String expression, Method method) {
-        String text = expression.trim();
-        if (text.isEmpty() || text.matches("-?\\d{1,18}")) {
+        Expression parsed = checked(expression);
+        if (parsed == null) {
             return List.of();
         }
         CallVariables calls = new CallVariables(this.shared, method, this.parameterNames);
-        return ExpressionVariables.read(this.parser.parseExpression(text))
+        return ExpressionVariables.read(parsed)
             .stream()
             .filter((name) -> !name.equals(CallVariables.ARGS) && !name.equals(CallVariables.METHOD) && !name.equals(CallVariables.CLIENT_IP)
                     && calls.index(name) < 0)
@@ -136,12 +136,18 @@ final class KeyExpressions {
      * @throws ParseException if the text is not valid SpEL
      */
     public @Nullable String unreadableMember(String expression, Method method) {
-        String text = expression.trim();
-        if (text.isEmpty() || text.matches("-?\\d{1,18}")) {
+        Expression parsed = checked(expression);
+        if (parsed == null) {
             return null;
         }
         CallVariables calls = new CallVariables(this.shared, method, this.parameterNames);
-        return ExpressionMembers.problem(this.parser.parseExpression(text), method, calls::index);
+        return ExpressionMembers.problem(parsed, method, calls::index);
+    }
+
+    /** The parsed expression to check, or {@code null} for blank text or a whole number, which read nothing. */
+    private @Nullable Expression checked(String expression) {
+        String text = expression.trim();
+        return (text.isEmpty() || text.matches("-?\\d{1,18}")) ? null : this.parser.parseExpression(text);
     }
 
     /**
