@@ -70,20 +70,42 @@ final class AnnotationResolution {
 
     private final UnaryOperator<String> placeholders;
 
+    // a request rule's properties, limiter.web.rules.<name>, or null for an annotation
+    private final @Nullable String rule;
+
+    // what a request rule's limit is described as, or null for an annotation's
+    private final @Nullable String ruleDescription;
+
     AnnotationResolution(RateLimit annotation, Method method, Class<?> targetClass, int position,
             KeyExpressions keyExpressions, Map<String, LimitPolicy> policies, UnaryOperator<String> placeholders) {
-        this(annotation, method, targetClass, position, keyExpressions, policies, placeholders, null, null);
+        this(annotation, method, targetClass, position, keyExpressions, policies, placeholders, null, null, null,
+                null);
     }
 
     AnnotationResolution(RateLimit annotation, Method method, Class<?> targetClass, int position,
             KeyExpressions keyExpressions, Map<String, LimitPolicy> policies, UnaryOperator<String> placeholders,
             @Nullable String defaultPolicy) {
-        this(annotation, method, targetClass, position, keyExpressions, policies, placeholders, null, defaultPolicy);
+        this(annotation, method, targetClass, position, keyExpressions, policies, placeholders, null, defaultPolicy,
+                null, null);
+    }
+
+    /**
+     * A request rule's limit, its attributes read from the rule's properties.
+     * @param rule the rule's properties, {@code limiter.web.rules.<name>}, which messages name
+     * @param description what the limit is described as, such as the paths it applies to
+     */
+    AnnotationResolution(RateLimit attributes, String rule, String description, KeyExpressions keyExpressions,
+            Map<String, LimitPolicy> policies, @Nullable String defaultPolicy) {
+        this(attributes, RequestRules.SIGNATURE, RequestRules.class, 1, keyExpressions, policies,
+                UnaryOperator.identity(), null, defaultPolicy, rule, description);
     }
 
     private AnnotationResolution(RateLimit annotation, Method method, Class<?> targetClass, int position,
             KeyExpressions keyExpressions, Map<String, LimitPolicy> policies, UnaryOperator<String> placeholders,
-            @Nullable String chosenPolicy, @Nullable String defaultPolicy) {
+            @Nullable String chosenPolicy, @Nullable String defaultPolicy, @Nullable String rule,
+            @Nullable String ruleDescription) {
+        this.rule = rule;
+        this.ruleDescription = ruleDescription;
         this.keyExpressions = keyExpressions;
         this.policies = policies;
         this.annotation = annotation;
@@ -110,8 +132,7 @@ final class AnnotationResolution {
             resolved = placeholders.apply(text);
         }
         catch (IllegalArgumentException ex) {
-            throw InvalidLimits.of(this.targetClass, this.method, attribute, text,
-                    "has a placeholder that cannot be resolved: " + ex.getMessage(), ex);
+            throw failure(attribute, text, "has a placeholder that cannot be resolved: " + ex.getMessage(), ex);
         }
         // a lenient resolver (a context without Boot's strict one) leaves what it cannot resolve
         if (resolved == null || resolved.contains("${")) {
@@ -170,8 +191,9 @@ final class AnnotationResolution {
         }
         Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode(), calendar,
                 calendared.zone());
-        String described = this.targetClass.getSimpleName() + "." + this.method.getName() + "("
-                + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
+        String described = (this.ruleDescription != null) ? this.ruleDescription
+                : this.targetClass.getSimpleName() + "." + this.method.getName() + "("
+                        + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
         return new LimitSpec(limitId, key(), cost(max), limit, described, onFailure(), null,
                 this.policyName.isEmpty() ? null : this.policyName, written(), calendared.expression(),
                 actualCost(limit));
@@ -218,7 +240,8 @@ final class AnnotationResolution {
         Map<String, LimitSpec> byPolicy = new LinkedHashMap<>();
         for (String policyName : this.policies.keySet()) {
             byPolicy.put(policyName, new AnnotationResolution(this.annotation, this.method, this.targetClass,
-                    this.position, this.keyExpressions, this.policies, this.placeholders, policyName, null).spec());
+                    this.position, this.keyExpressions, this.policies, this.placeholders, policyName, null, this.rule,
+                    this.ruleDescription).spec());
         }
         LimitSpec first = byPolicy.values().iterator().next();
         return first.choosing(new PolicyChoice(text, choice, byPolicy, this.defaultPolicy));
@@ -313,8 +336,7 @@ final class AnnotationResolution {
             parsed = parser.apply(expression, this.method);
         }
         catch (ParseException ex) {
-            throw InvalidLimits.of(this.targetClass, this.method, attribute, value,
-                    invalidSyntax + ex.getMessage(), ex);
+            throw failure(attribute, value, invalidSyntax + ex.getMessage(), ex);
         }
         checkVariables(attribute, value, expression);
         String unreadable = this.keyExpressions.unreadableMember(expression, this.method);
@@ -333,8 +355,10 @@ final class AnnotationResolution {
             .toList();
         if (!unknown.isEmpty()) {
             String names = unknown.stream().map((name) -> "#" + name).collect(Collectors.joining(", "));
-            throw invalid(attribute, value, "reads " + names + ", which " + ((unknown.size() == 1) ? "is" : "are")
-                    + " neither a parameter of the method nor a variable the limiter provides: "
+            String which = (unknown.size() == 1) ? "is" : "are";
+            throw invalid(attribute, value, "reads " + names + ", which " + which + ((this.rule != null)
+                    ? " not a variable of a request rule: " : " neither a parameter of the method nor a variable the "
+                            + "limiter provides: ")
                     + this.keyExpressions.describeVariables(this.method) + (afterCall ? ActualCost.ALSO : ""));
         }
     }
@@ -366,7 +390,13 @@ final class AnnotationResolution {
     private InvalidRateLimitException invalid(String attribute, String value, String problem) {
         String chosen = (this.chosenPolicy != null) ? " (under policy '" + this.chosenPolicy + "', which '"
                 + this.annotation.policy() + "' can choose)" : "";
-        return InvalidLimits.of(this.targetClass, this.method, attribute, value, problem + chosen, null);
+        return failure(attribute, value, problem + chosen, null);
+    }
+
+    private InvalidRateLimitException failure(String attribute, String value, String problem,
+            @Nullable Throwable cause) {
+        return (this.rule != null) ? InvalidLimits.ofRule(this.rule, attribute, value, problem, cause)
+                : InvalidLimits.of(this.targetClass, this.method, attribute, value, problem, cause);
     }
 
     /** The simple names of parameter types, as messages and descriptions list them. */

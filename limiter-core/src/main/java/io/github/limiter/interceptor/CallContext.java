@@ -49,13 +49,15 @@ final class CallContext implements EvaluationContext {
         if (this.assigned != null && this.assigned.containsKey(name)) {
             return this.assigned.get(name);
         }
-        if (name.equals(CallVariables.ARGS)) {
-            return this.calls.arguments(this.args);
-        }
-        if (name.equals(CallVariables.METHOD)) {
-            return this.method;
-        }
         int index = this.calls.index(name);
+        if (index < 0 && this.calls.builtIns()) {
+            if (name.equals(CallVariables.ARGS)) {
+                return this.calls.arguments(this.args);
+            }
+            if (name.equals(CallVariables.METHOD)) {
+                return this.method;
+            }
+        }
         if (index < 0 && name.equals(CallVariables.CLIENT_IP)) {
             return WebRequests.current();
         }

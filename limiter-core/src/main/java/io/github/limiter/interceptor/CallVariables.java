@@ -41,10 +41,14 @@ final class CallVariables {
     // a suspend function's #args leave its continuation out
     private final boolean suspending;
 
+    // a request rule's variables are its signature's parameters alone: #method is the HTTP method
+    private final boolean builtIns;
+
     CallVariables(StandardEvaluationContext shared, Method method, ParameterNameDiscoverer parameterNames) {
         this.shared = shared;
         this.parameters = parameters(method, parameterNames);
         this.suspending = SuspendFunctions.isSuspending(method);
+        this.builtIns = !RequestRules.isSignature(method);
     }
 
     /**
@@ -68,11 +72,16 @@ final class CallVariables {
 
     /** Returns the index of the argument a variable names, or -1 if it names none. */
     int index(String variable) {
-        if (variable.equals(ARGS) || variable.equals(METHOD)) {
+        if (this.builtIns && (variable.equals(ARGS) || variable.equals(METHOD))) {
             return -1;
         }
         Integer index = this.parameters.get(variable);
         return (index != null) ? index : -1;
+    }
+
+    /** Whether {@code #args} and {@code #method} are the call's: not in a request rule's expressions. */
+    boolean builtIns() {
+        return this.builtIns;
     }
 
     /** The arguments as {@code #args} and the root object show them: those the caller passed. */

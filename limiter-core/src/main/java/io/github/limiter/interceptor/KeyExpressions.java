@@ -94,8 +94,8 @@ final class KeyExpressions {
      */
     private void warnIfItReadsAForwardingHeader(String expression, Method method) {
         if (FORWARDING_HEADER.matcher(expression).find() && this.warned.add(method + " " + expression)) {
-            logger.warn("The @RateLimit key '" + expression + "' of " + method.getDeclaringClass().getName() + "."
-                    + method.getName() + " reads a forwarding header itself: any client can send X-Forwarded-For "
+            logger.warn("The rate-limit key '" + expression + "' of " + (RequestRules.isSignature(method)
+                    ? "a request rule" : method.getDeclaringClass().getName() + "." + method.getName()) + " reads a forwarding header itself: any client can send X-Forwarded-For "
                     + "or Forwarded with any address, and get a count of its own for each one it makes up. Key on "
                     + "#clientIp, the client's address as the server resolved it: with "
                     + "server.forward-headers-strategy=native, Tomcat, Jetty and Undertow read it from the headers "
@@ -121,8 +121,8 @@ final class KeyExpressions {
         CallVariables calls = new CallVariables(this.shared, method, this.parameterNames);
         return ExpressionVariables.read(parsed)
             .stream()
-            .filter((name) -> !name.equals(CallVariables.ARGS) && !name.equals(CallVariables.METHOD) && !name.equals(CallVariables.CLIENT_IP)
-                    && calls.index(name) < 0)
+            .filter((name) -> calls.index(name) < 0 && (!calls.builtIns() || !(name.equals(CallVariables.ARGS)
+                    || name.equals(CallVariables.METHOD) || name.equals(CallVariables.CLIENT_IP))))
             .toList();
     }
 
@@ -157,6 +157,9 @@ final class KeyExpressions {
      * @return the description
      */
     public String describeVariables(Method method) {
+        if (RequestRules.isSignature(method)) {
+            return RequestRules.VARIABLES_DESCRIPTION;
+        }
         int count = SuspendFunctions.parameterCount(method);
         String[] names = this.parameterNames.getParameterNames(method);
         if (names != null && names.length > count) {

@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.Limit;
@@ -79,6 +81,11 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
 
     private final transient Supplier<Settings> settings;
 
+    // the limits of request rules, resolved when the web support creates its filters
+    private final transient List<LimitSpec> ruleSpecs = new CopyOnWriteArrayList<>();
+
+    private final transient RequestRules requestRules;
+
     /**
      * Creates the advisor.
      * @param rateLimiter supplies the limiter on first use, so creating the advisor early does not
@@ -105,7 +112,8 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
         this.settings = once;
         UnaryOperator<String> placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
                 ? configurable::resolveEmbeddedValue : UnaryOperator.identity();
-        this.specs = new LimitSpecs(new KeyExpressions(beanFactory), once, placeholders, new ProxyChecks(beanFactory));
+        KeyExpressions keyExpressions = new KeyExpressions(beanFactory);
+        this.specs = new LimitSpecs(keyExpressions, once, placeholders, new ProxyChecks(beanFactory));
         this.overrides = new PolicyOverrides(new PolicyOverrides.Limits() {
 
             @Override
@@ -115,9 +123,7 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
 
             @Override
             public List<LimitSpec> using(String policy) {
-                return RateLimitAdvisor.this.specs.resolved()
-                    .stream()
-                    .flatMap((limits) -> limits.specs().stream())
+                return declared()
                     .flatMap((spec) -> spec.variants().stream())
                     .filter((spec) -> policy.equals(spec.policy()))
                     .distinct()
@@ -128,22 +134,23 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
         // the RateLimitListener beans hear of limits skipped for a blank key; looked up on the first skip
         Supplier<List<RateLimitListener>> listeners = SingletonSupplier.of(() -> (beanFactory != null)
                 ? beanFactory.getBeanProvider(RateLimitListener.class).orderedStream().toList() : List.of());
-        this.advice = new RateLimitInterceptor(this.specs, SingletonSupplier.of(rateLimiter), once, listeners,
-                this.overrides);
+        RateLimitInterceptor interceptor = new RateLimitInterceptor(this.specs, SingletonSupplier.of(rateLimiter),
+                once, listeners, this.overrides);
+        this.advice = interceptor;
+        this.requestRules = new RequestRules(keyExpressions, once, interceptor, this.ruleSpecs::add);
         this.pointcut = new RateLimitPointcut(this.specs);
         setOrder(DEFAULT_ORDER);
     }
 
     /**
      * Returns every limit the advisor has resolved: those of the beans created so far, which after
-     * the application's start are all its singletons. Each is described as it applies now, with
-     * the {@linkplain #overrides() policy overrides} in force.
+     * the application's start are all its singletons, and those of the {@linkplain #requestRules()
+     * request rules}. Each is described as it applies now, with the {@linkplain #overrides() policy
+     * overrides} in force.
      * @return the limits, by limit id
      */
     public List<LimitDescription> limits() {
-        return this.specs.resolved()
-            .stream()
-            .flatMap(limits -> limits.specs().stream())
+        return declared()
             .flatMap(spec -> spec.describe(this.overrides).stream())
             .distinct()
             .sorted(Comparator.comparing(LimitDescription::limitId))
@@ -159,12 +166,28 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      */
     public boolean failsClosed() {
         OnFailure byDefault = this.settings.get().onFailure();
-        return this.specs.resolved()
-            .stream()
-            .flatMap(limits -> limits.specs().stream())
+        return declared()
             .flatMap(spec -> spec.variants().stream())
             .anyMatch(spec -> spec.limit().mode() == Limit.Mode.ENFORCE
                     && ((spec.onFailure() != null) ? spec.onFailure() : byDefault) == OnFailure.DENY);
+    }
+
+    /** The limits of the beans resolved so far and of the request rules. */
+    private Stream<LimitSpec> declared() {
+        return Stream.concat(this.specs.resolved().stream().flatMap((limits) -> limits.specs().stream()),
+                this.ruleSpecs.stream());
+    }
+
+    /**
+     * Returns the limits of web requests matched by rule rather than by annotation, which the
+     * Spring Boot starter's web support resolves from {@code limiter.web.rules} and applies in
+     * front of the application's handlers. Their limits are listed, overridden and counted as the
+     * annotations' are.
+     * @return the request rules
+     * @since 0.1.0
+     */
+    public RequestRules requestRules() {
+        return this.requestRules;
     }
 
     /**

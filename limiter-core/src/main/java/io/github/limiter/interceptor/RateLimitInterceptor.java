@@ -132,31 +132,46 @@ final class RateLimitInterceptor implements MethodInterceptor {
 
     private List<LimitRequest> requests(MethodLimits limits, Method method, @Nullable Object[] args) {
         List<LimitRequest> requests = new ArrayList<>(limits.specs().size());
+        BlankKey blankKey = this.settings.get().blankKey();
         for (LimitSpec declared : limits.specs()) {
-            // which of the limit's expressions is evaluated, should one fail
-            String attribute = "policy";
-            LimitSpec spec = declared;
-            try {
-                spec = declared.forCall(method, args);
-                attribute = "key";
-                String key = spec.key().resolve(method, args);
-                if (key == null) {
-                    if (this.settings.get().blankKey() == BlankKey.SKIP) {
-                        skipped(spec);
-                        continue;
-                    }
-                    throw new BlankRateLimitKeyException(spec.limitId(), spec.key().text(), spec.method());
-                }
-                attribute = "zone";
-                Limit limit = spec.limitForCall(this.overrides.limitOf(spec), method, args);
-                attribute = "cost";
-                requests.add(new LimitRequest(spec.limitId(), key, limit, spec.cost().resolve(method, args)));
-            }
-            catch (ExpressionFailure failure) {
-                throw this.failedExpressions.failed(spec, attribute, failure);
+            LimitRequest request = request(declared, method, args, blankKey);
+            if (request != null) {
+                requests.add(request);
             }
         }
         return requests;
+    }
+
+    /**
+     * What one limit asks of the limiter for a call, or {@code null} if a blank key skips it.
+     * @param blankKey what a blank key does; {@code null} for {@code limiter.blank-key}
+     * @throws BlankRateLimitKeyException if the key is blank and a blank key is refused
+     * @throws io.github.limiter.RateLimitExpressionException if an expression of the limit fails
+     */
+    @Nullable LimitRequest request(LimitSpec declared, Method method, @Nullable Object[] args,
+            @Nullable BlankKey blankKey) {
+        // which of the limit's expressions is evaluated, should one fail
+        String attribute = "policy";
+        LimitSpec spec = declared;
+        try {
+            spec = declared.forCall(method, args);
+            attribute = "key";
+            String key = spec.key().resolve(method, args);
+            if (key == null) {
+                if (((blankKey != null) ? blankKey : this.settings.get().blankKey()) == BlankKey.SKIP) {
+                    skipped(spec);
+                    return null;
+                }
+                throw new BlankRateLimitKeyException(spec.limitId(), spec.key().text(), spec.method());
+            }
+            attribute = "zone";
+            Limit limit = spec.limitForCall(this.overrides.limitOf(spec), method, args);
+            attribute = "cost";
+            return new LimitRequest(spec.limitId(), key, limit, spec.cost().resolve(method, args));
+        }
+        catch (ExpressionFailure failure) {
+            throw this.failedExpressions.failed(spec, attribute, failure);
+        }
     }
 
     /** A skipped limit is logged once per limit, and every skip goes to the listeners (a meter). */
@@ -182,16 +197,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
         warnIfOnEventLoop(invocation.getMethod());
         // a settlement hears every limit's decision of this call alone, which settling needs
         Settlement settlement = settlement(limits, invocation);
-        Decision decision;
-        try {
-            decision = this.rateLimiter.get().tryAcquire(requests, CallListener.both(WebRequests.callListener(),
-                    settlement));
-        }
-        catch (DataAccessException ex) {
-            // Redis could not decide. The script may still have run, so it is never retried: the
-            // call follows its limits' on-failure setting instead, and the limiter has logged it.
-            decision = onFailure(limits, requests);
-        }
+        Decision decision = decide(limits.specs(), requests, CallListener.both(WebRequests.callListener(),
+                settlement));
         if (!decision.allowed()) {
             return limits.fallBack(invocation.getThis(), invocation.getArguments(),
                     new RateLimitExceededException(decision));
@@ -293,6 +300,30 @@ final class RateLimitInterceptor implements MethodInterceptor {
      */
     CompletionStage<Decision> decideAsync(MethodLimits limits, List<LimitRequest> requests,
             @Nullable RateLimitListener listener) {
+        return decideAsync(limits.specs(), requests, listener);
+    }
+
+    /**
+     * Decides on the calling thread; a failure to reach Redis becomes the on-failure decision.
+     * @param specs the limits the requests are of, whose on-failure settings apply
+     */
+    Decision decide(List<LimitSpec> specs, List<LimitRequest> requests, @Nullable RateLimitListener listener) {
+        try {
+            return this.rateLimiter.get().tryAcquire(requests, listener);
+        }
+        catch (DataAccessException ex) {
+            // Redis could not decide. The script may still have run, so it is never retried: the
+            // call follows its limits' on-failure setting instead, and the limiter has logged it.
+            return onFailure(specs, requests);
+        }
+    }
+
+    /**
+     * Decides without blocking; a failure to reach Redis becomes the on-failure decision.
+     * @param specs the limits the requests are of, whose on-failure settings apply
+     */
+    CompletionStage<Decision> decideAsync(List<LimitSpec> specs, List<LimitRequest> requests,
+            @Nullable RateLimitListener listener) {
         RateLimiter limiter = this.rateLimiter.get();
         CompletionStage<Decision> decided = limiter.tryAcquireAsync(requests, listener);
         return decided.handle((decision, failure) -> {
@@ -301,16 +332,16 @@ final class RateLimitInterceptor implements MethodInterceptor {
             }
             Throwable cause = unwrap(failure);
             if (cause instanceof DataAccessException) {
-                return onFailure(limits, requests);
+                return onFailure(specs, requests);
             }
             throw (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
         });
     }
 
     /** A deny decision if any limit of the call denies on failure, else an uncounted allowance. */
-    private Decision onFailure(MethodLimits limits, List<LimitRequest> requests) {
+    private Decision onFailure(List<LimitSpec> specs, List<LimitRequest> requests) {
         LimitRequest first = requests.get(0);
-        for (LimitSpec spec : limits.specs()) {
+        for (LimitSpec spec : specs) {
             OnFailure choice = (spec.onFailure() != null) ? spec.onFailure() : this.settings.get().onFailure();
             if (choice == OnFailure.DENY && spec.limit().mode() == Limit.Mode.ENFORCE) {
                 LimitRequest request = requests.stream()
