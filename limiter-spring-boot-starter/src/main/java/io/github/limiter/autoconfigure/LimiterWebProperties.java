@@ -2,9 +2,13 @@ package io.github.limiter.autoconfigure;
 
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.github.limiter.autoconfigure.internal.TrustedProxies;
+import io.github.limiter.interceptor.BlankKey;
+import org.jspecify.annotations.Nullable;
 
 /**
  * HTTP answers for calls over a limit.
@@ -48,6 +52,14 @@ public class LimiterWebProperties {
      * the address the server resolved.
      */
     private List<String> trustedProxies = new ArrayList<>();
+
+    /**
+     * Limits on requests by URL, without an annotation, by rule name (the rule's limit id). Each
+     * applies to the requests its paths and methods match, ahead of Spring Security's filter
+     * chain (after it, if its key reads #principal), and limits as a @RateLimit does: inline
+     * (window, max, alert-at, ban-for, ...) or by a policy of limiter.policies.
+     */
+    private Map<String, Rule> rules = new LinkedHashMap<>();
 
     public int getBanStatus() {
         return this.banStatus;
@@ -96,6 +108,14 @@ public class LimiterWebProperties {
         this.trustedProxies = new ArrayList<>(trustedProxies);
     }
 
+    public Map<String, Rule> getRules() {
+        return this.rules;
+    }
+
+    public void setRules(Map<String, Rule> rules) {
+        this.rules = rules;
+    }
+
     public URI getProblemTypeBase() {
         return this.problemTypeBase;
     }
@@ -113,6 +133,98 @@ public class LimiterWebProperties {
                     + "' must be an absolute URI ending with '/', such as 'https://example.com/problems/'");
         }
         this.problemTypeBase = problemTypeBase;
+    }
+
+    /**
+     * A limit on the requests whose paths and methods match: its key read from the request, its
+     * limit inline or from a policy.
+     */
+    public static class Rule extends LimiterProperties.Policy {
+
+        /**
+         * Path patterns of the requests the rule limits, in Spring's PathPattern syntax, such as
+         * /login or /api/**; within the application, without its context path. Required.
+         */
+        private List<String> paths = new ArrayList<>();
+
+        /**
+         * HTTP methods the rule limits, such as POST. Empty, the default: every method.
+         */
+        private List<String> methods = new ArrayList<>();
+
+        /**
+         * SpEL key the rule counts requests by, over the request's variables: #clientIp, #path,
+         * #method, #headers['Name'], #params['name'], #request and #principal (the authenticated
+         * name). Blank, the default: one count shared by every request the rule matches.
+         */
+        private String key = "";
+
+        /**
+         * Name of the policy in limiter.policies the rule's limit is, instead of writing the limit
+         * inline.
+         */
+        private String policy = "";
+
+        /**
+         * Permits each request takes: a whole number, or a SpEL expression over the request's
+         * variables. Defaults to 1.
+         */
+        private String cost = "";
+
+        /**
+         * What a request whose key is blank gets: reject (400) or skip (not counted). Defaults to
+         * limiter.blank-key.
+         */
+        private @Nullable BlankKey blankKey;
+
+        public List<String> getPaths() {
+            return this.paths;
+        }
+
+        public void setPaths(List<String> paths) {
+            this.paths = paths;
+        }
+
+        public List<String> getMethods() {
+            return this.methods;
+        }
+
+        public void setMethods(List<String> methods) {
+            this.methods = methods;
+        }
+
+        public String getKey() {
+            return this.key;
+        }
+
+        public void setKey(String key) {
+            this.key = key;
+        }
+
+        public String getPolicy() {
+            return this.policy;
+        }
+
+        public void setPolicy(String policy) {
+            this.policy = policy;
+        }
+
+        public String getCost() {
+            return this.cost;
+        }
+
+        public void setCost(String cost) {
+            this.cost = cost;
+        }
+
+        public @Nullable BlankKey getBlankKey() {
+            return this.blankKey;
+        }
+
+        public void setBlankKey(@Nullable BlankKey blankKey) {
+            this.blankKey = blankKey;
+        }
+
     }
 
     /**

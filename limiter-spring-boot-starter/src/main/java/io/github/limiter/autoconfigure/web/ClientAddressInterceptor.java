@@ -6,6 +6,7 @@ import io.github.limiter.autoconfigure.internal.TrustedProxies;
 import io.github.limiter.interceptor.RateLimitAdvisor;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.web.servlet.HandlerInterceptor;
 
@@ -31,17 +32,27 @@ final class ClientAddressInterceptor implements HandlerInterceptor {
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        if (request.getAttribute(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE) == null) {
-            String peer = request.getRemoteAddr();
-            String client = this.trustedProxies.isEmpty() ? peer : this.trustedProxies.client(peer,
-                    Collections.list(request.getHeaders("Forwarded")),
-                    Collections.list(request.getHeaders("X-Forwarded-For")));
-            String address = ClientAddress.literal(client, this.ipv6Prefix);
-            if (address != null) {
-                request.setAttribute(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE, address);
-            }
-        }
+        address(request, this.ipv6Prefix, this.trustedProxies);
         return true;
+    }
+
+    /**
+     * The request's client address, found once per request and kept in its
+     * {@link RateLimitAdvisor#CLIENT_IP_ATTRIBUTE}: a rule's filter finds it before the handler.
+     */
+    static @Nullable String address(HttpServletRequest request, int ipv6Prefix, TrustedProxies trustedProxies) {
+        if (request.getAttribute(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE) instanceof String found) {
+            return found;
+        }
+        String peer = request.getRemoteAddr();
+        String client = trustedProxies.isEmpty() ? peer : trustedProxies.client(peer,
+                Collections.list(request.getHeaders("Forwarded")),
+                Collections.list(request.getHeaders("X-Forwarded-For")));
+        String address = ClientAddress.literal(client, ipv6Prefix);
+        if (address != null) {
+            request.setAttribute(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE, address);
+        }
+        return address;
     }
 
 }

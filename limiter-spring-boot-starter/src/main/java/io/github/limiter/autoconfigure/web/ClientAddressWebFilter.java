@@ -34,9 +34,7 @@ final class ClientAddressWebFilter implements WebFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        String address = this.trustedProxies.isEmpty()
-                ? ClientAddress.of(exchange.getRequest().getRemoteAddress(), this.ipv6Prefix)
-                : ClientAddress.literal(client(exchange.getRequest()), this.ipv6Prefix);
+        String address = address(exchange.getRequest(), this.ipv6Prefix, this.trustedProxies);
         if (address == null) {
             return chain.filter(exchange);
         }
@@ -44,12 +42,17 @@ final class ClientAddressWebFilter implements WebFilter, Ordered {
             .contextWrite((context) -> context.put(RateLimitAdvisor.CLIENT_IP_ATTRIBUTE, address));
     }
 
-    private @Nullable String client(ServerHttpRequest request) {
+    /** The request's client address, as {@code #clientIp} gives it. */
+    static @Nullable String address(ServerHttpRequest request, int ipv6Prefix, TrustedProxies trustedProxies) {
+        if (trustedProxies.isEmpty()) {
+            return ClientAddress.of(request.getRemoteAddress(), ipv6Prefix);
+        }
         InetSocketAddress remote = request.getRemoteAddress();
         String peer = (remote == null) ? null
                 : (remote.getAddress() != null) ? remote.getAddress().getHostAddress() : remote.getHostString();
         HttpHeaders headers = request.getHeaders();
-        return this.trustedProxies.client(peer, headers.getOrEmpty("Forwarded"), headers.getOrEmpty("X-Forwarded-For"));
+        return ClientAddress.literal(trustedProxies.client(peer, headers.getOrEmpty("Forwarded"),
+                headers.getOrEmpty("X-Forwarded-For")), ipv6Prefix);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.autoconfigure.LimiterWebProperties;
 import io.github.limiter.autoconfigure.internal.TrustedProxies;
 import reactor.netty.http.server.HttpServer;
 
@@ -41,6 +42,9 @@ import org.springframework.web.reactive.DispatcherHandler;
 @EnableConfigurationProperties(LimiterProperties.class)
 public final class LimiterWebFluxAutoConfiguration {
 
+    /** The order of Spring Security's {@code WebFilterChainProxy} in Spring WebFlux: -100. */
+    static final int SECURITY_WEB_FILTER_ORDER = -100;
+
     @Bean
     @ConditionalOnMissingBean
     RateLimitExceptionHandler rateLimitExceptionHandler(LimiterProperties properties) {
@@ -58,6 +62,33 @@ public final class LimiterWebFluxAutoConfiguration {
     ClientAddressWebFilter limiterClientAddressWebFilter(LimiterProperties properties) {
         return new ClientAddressWebFilter(properties.getWeb().getClientIpv6Prefix(),
                 TrustedProxies.of(properties.getWeb().getTrustedProxies()));
+    }
+
+    /** The rules of {@code limiter.web.rules}, checked and resolved at start. */
+    @Bean
+    UrlRules limiterUrlRules(LimiterProperties properties, RateLimitAdvisor advisor) {
+        return UrlRules.of(properties.getWeb().getRules(), advisor.requestRules());
+    }
+
+    /** The rules that apply before Spring Security's web filter: those that do not read {@code #principal}. */
+    @Bean
+    RequestRuleWebFilter limiterRequestRuleWebFilter(UrlRules limiterUrlRules, RateLimitAdvisor advisor,
+            LimiterProperties properties) {
+        return ruleFilter(limiterUrlRules.stage(false), advisor, properties, SECURITY_WEB_FILTER_ORDER - 10);
+    }
+
+    /** The rules that read {@code #principal}, after Spring Security's web filter authenticated the request. */
+    @Bean
+    RequestRuleWebFilter limiterAuthenticatedRequestRuleWebFilter(UrlRules limiterUrlRules, RateLimitAdvisor advisor,
+            LimiterProperties properties) {
+        return ruleFilter(limiterUrlRules.stage(true), advisor, properties, SECURITY_WEB_FILTER_ORDER + 10);
+    }
+
+    private static RequestRuleWebFilter ruleFilter(UrlRules rules, RateLimitAdvisor advisor,
+            LimiterProperties properties, int order) {
+        LimiterWebProperties web = properties.getWeb();
+        return new RequestRuleWebFilter(rules, advisor.requestRules(), RateLimitExceptionHandler.of(web),
+                web.getClientIpv6Prefix(), TrustedProxies.of(web.getTrustedProxies()), order);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.github.limiter.autoconfigure.web;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.autoconfigure.LimiterWebProperties;
 import io.github.limiter.autoconfigure.internal.TrustedProxies;
 import io.github.limiter.interceptor.RateLimitAdvisor;
 
@@ -14,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
@@ -38,6 +40,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @EnableConfigurationProperties(LimiterProperties.class)
 public final class LimiterWebMvcAutoConfiguration {
 
+    /** Spring Boot's default order of Spring Security's filter chain, in Spring Boot 3.5 and 4 alike. */
+    static final int SECURITY_FILTER_ORDER = -100;
+
     @Bean
     @ConditionalOnMissingBean
     RateLimitExceptionHandler rateLimitExceptionHandler(LimiterProperties properties) {
@@ -55,6 +60,42 @@ public final class LimiterWebMvcAutoConfiguration {
         return ForwardedClientAddresses.atStart(environment, advisor, properties,
                 ClassUtils.isPresent("org.apache.catalina.valves.RemoteIpValve",
                         LimiterWebMvcAutoConfiguration.class.getClassLoader()));
+    }
+
+    /** The rules of {@code limiter.web.rules}, checked and resolved at start. */
+    @Bean
+    UrlRules limiterUrlRules(LimiterProperties properties, RateLimitAdvisor advisor) {
+        return UrlRules.of(properties.getWeb().getRules(), advisor.requestRules());
+    }
+
+    /** The rules that apply before Spring Security's filter chain: those that do not read {@code #principal}. */
+    @Bean
+    FilterRegistrationBean<RequestRuleFilter> limiterRequestRuleFilter(UrlRules limiterUrlRules,
+            RateLimitAdvisor advisor, LimiterProperties properties, Environment environment) {
+        return ruleFilter(limiterUrlRules.stage(false), advisor, properties, securityFilterOrder(environment) - 10);
+    }
+
+    /** The rules that read {@code #principal}, after Spring Security's filter chain authenticated the request. */
+    @Bean
+    FilterRegistrationBean<RequestRuleFilter> limiterAuthenticatedRequestRuleFilter(UrlRules limiterUrlRules,
+            RateLimitAdvisor advisor, LimiterProperties properties, Environment environment) {
+        return ruleFilter(limiterUrlRules.stage(true), advisor, properties, securityFilterOrder(environment) + 10);
+    }
+
+    private static FilterRegistrationBean<RequestRuleFilter> ruleFilter(UrlRules rules, RateLimitAdvisor advisor,
+            LimiterProperties properties, int order) {
+        LimiterWebProperties web = properties.getWeb();
+        FilterRegistrationBean<RequestRuleFilter> registration = new FilterRegistrationBean<>(
+                new RequestRuleFilter(rules, advisor.requestRules(), RateLimitExceptionHandler.of(web),
+                        web.getHeaders(), web.getClientIpv6Prefix(), TrustedProxies.of(web.getTrustedProxies())));
+        registration.setOrder(order);
+        registration.setEnabled(!rules.isEmpty());
+        return registration;
+    }
+
+    /** Where Spring Security's filter chain is: {@code spring.security.filter.order}, -100 unless set. */
+    static int securityFilterOrder(Environment environment) {
+        return environment.getProperty("spring.security.filter.order", Integer.class, SECURITY_FILTER_ORDER);
     }
 
     // before the handler runs: the client's address for #clientIp, and the listener that puts the

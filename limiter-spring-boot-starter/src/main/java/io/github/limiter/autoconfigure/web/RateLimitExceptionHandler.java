@@ -74,12 +74,16 @@ class RateLimitExceptionHandler {
      */
     @ExceptionHandler(BlankRateLimitKeyException.class)
     ResponseEntity<ProblemDetail> handle(BlankRateLimitKeyException ex) {
+        return blankKey(ex).entity();
+    }
+
+    Answer blankKey(BlankRateLimitKeyException ex) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
                 "The request lacks the value rate limit '" + ex.getLimitId() + "' counts calls by.");
         problem.setType(this.blankKeyType);
         problem.setTitle("Rate limit key missing");
         problem.setProperty("limitId", ex.getLimitId());
-        return ResponseEntity.badRequest().body(problem);
+        return new Answer(HttpStatus.BAD_REQUEST, new HttpHeaders(), problem);
     }
 
     /**
@@ -89,16 +93,28 @@ class RateLimitExceptionHandler {
      */
     @ExceptionHandler(RateLimitExpressionException.class)
     ResponseEntity<ProblemDetail> handle(RateLimitExpressionException ex) {
+        return expressionFailed(ex).entity();
+    }
+
+    Answer expressionFailed(RateLimitExpressionException ex) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
                 "Rate limit '" + ex.getLimitId() + "' could not evaluate its " + ex.getAttribute() + " for this request.");
         problem.setType(this.expressionFailedType);
         problem.setTitle("Rate limit expression failed");
         problem.setProperty("limitId", ex.getLimitId());
-        return ResponseEntity.internalServerError().body(problem);
+        return new Answer(HttpStatus.INTERNAL_SERVER_ERROR, new HttpHeaders(), problem);
     }
 
     @ExceptionHandler(RateLimitExceededException.class)
     ResponseEntity<ProblemDetail> handle(RateLimitExceededException ex) {
+        return refused(ex, headersWritten()).entity();
+    }
+
+    /**
+     * The answer to a refused call.
+     * @param headersWritten whether the response has the rate-limit headers of the refusal already
+     */
+    Answer refused(RateLimitExceededException ex, boolean headersWritten) {
         Refusal refusal = Refusal.of(ex);
         long retryAfterSeconds = retryAfterSeconds(ex.getRetryAfter());
         HttpStatusCode status = switch (refusal) {
@@ -115,12 +131,12 @@ class RateLimitExceptionHandler {
         problem.setProperty("retryAfter", retryAfterSeconds);
         problem.setProperty("banned", ex.isBanned());
         HttpHeaders responseHeaders = new HttpHeaders();
-        if (!headersWritten()) {
+        if (!headersWritten) {
             // a refusal no limited call of this request reported: RateLimitExceededException thrown by code
             RateLimitHeaders.of(this.headers, List.of(), List.of(), ex.getDecision()).forEach(responseHeaders::set);
         }
         responseHeaders.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
-        return ResponseEntity.status(status).headers(responseHeaders).body(problem);
+        return new Answer(status, responseHeaders, problem);
     }
 
     private static String detail(Refusal refusal, RateLimitExceededException ex, long retryAfterSeconds) {
@@ -158,6 +174,21 @@ class RateLimitExceptionHandler {
     static long retryAfterSeconds(Duration retryAfter) {
         long millis = retryAfter.toMillis();
         return Math.max(1, (millis + 999) / 1000);
+    }
+
+    /**
+     * An answer: its status, headers and problem detail.
+     *
+     * @param status the status
+     * @param headers the headers beside the problem's content type
+     * @param problem the problem detail
+     */
+    record Answer(HttpStatusCode status, HttpHeaders headers, ProblemDetail problem) {
+
+        ResponseEntity<ProblemDetail> entity() {
+            return ResponseEntity.status(this.status).headers(this.headers).body(this.problem);
+        }
+
     }
 
     /** The kinds of refusal, each with its own problem type. */

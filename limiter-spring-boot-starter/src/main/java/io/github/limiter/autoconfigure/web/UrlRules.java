@@ -1,0 +1,198 @@
+package io.github.limiter.autoconfigure.web;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.github.limiter.InvalidRateLimitException;
+import io.github.limiter.autoconfigure.LimiterWebProperties;
+import io.github.limiter.interceptor.RequestRules;
+import io.github.limiter.annotation.RateLimit;
+
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+import org.springframework.web.util.pattern.PatternParseException;
+
+/**
+ * The rules of {@code limiter.web.rules}, checked and resolved at start, and matched to requests
+ * by path and method. Split by stage: the rules whose expressions read {@code #principal} apply
+ * once Spring Security authenticated the request, the others before it sees the request.
+ */
+final class UrlRules {
+
+    private static final String PRINCIPAL = "principal";
+
+    private final List<UrlRule> rules;
+
+    private UrlRules(List<UrlRule> rules) {
+        this.rules = rules;
+    }
+
+    /**
+     * Checks and resolves the configured rules.
+     * @throws InvalidRateLimitException naming the rule's property and value, if a rule is invalid
+     */
+    static UrlRules of(Map<String, LimiterWebProperties.Rule> configured, RequestRules requestRules) {
+        List<UrlRule> rules = new ArrayList<>(configured.size());
+        configured.forEach((name, rule) -> rules.add(resolve(name, rule, requestRules)));
+        return new UrlRules(List.copyOf(rules));
+    }
+
+    private static UrlRule resolve(String name, LimiterWebProperties.Rule rule, RequestRules requestRules) {
+        String properties = "limiter.web.rules." + name;
+        if (rule.getPaths().isEmpty()) {
+            throw invalid(properties, "paths", "", "is required: the path patterns of the requests the rule limits, "
+                    + "such as /login or /api/**");
+        }
+        List<PathPattern> patterns = new ArrayList<>(rule.getPaths().size());
+        for (String path : rule.getPaths()) {
+            try {
+                patterns.add(PathPatternParser.defaultInstance.parse(path));
+            }
+            catch (PatternParseException ex) {
+                throw new InvalidRateLimitException("Invalid rate-limit rule: " + properties + ".paths = '" + path
+                        + "' is not a path pattern: " + ex.toDetailedString(), "paths", path, ex);
+            }
+        }
+        Set<HttpMethod> methods = new LinkedHashSet<>();
+        for (String method : rule.getMethods()) {
+            HttpMethod known = Arrays.stream(HttpMethod.values())
+                .filter((candidate) -> candidate.name().equalsIgnoreCase(method.trim()))
+                .findFirst()
+                .orElseThrow(() -> invalid(properties, "methods", method, "is not an HTTP method; use "
+                        + Arrays.toString(HttpMethod.values())));
+            methods.add(known);
+        }
+        if (!rule.getPolicy().isBlank()) {
+            String inline = inline(rule);
+            if (inline != null) {
+                throw invalid(properties, "policy", rule.getPolicy(), "excludes " + inline + ": a rule's limit is "
+                        + "either a policy or written inline; set one of them");
+            }
+        }
+        String description = (methods.isEmpty() ? "" : String.join(",", methods.stream().map(HttpMethod::name)
+            .toList()) + " ") + String.join(", ", rule.getPaths());
+        RequestRules.Rule resolved = requestRules.rule(properties, attributes(name, rule), description,
+                rule.getBlankKey());
+        return new UrlRule(resolved, List.copyOf(patterns), Set.copyOf(methods), resolved.reads(PRINCIPAL));
+    }
+
+    /** The first limit value written inline, for the message of a rule that also names a policy. */
+    private static String inline(LimiterWebProperties.Rule rule) {
+        return (rule.getWindow() != null) ? "window" : (rule.getMax() != null) ? "max"
+                : (rule.getAlertAt() != null) ? "alert-at" : (rule.getBanFor() != null) ? "ban-for"
+                        : (rule.getAlgorithm() != null) ? "algorithm" : (rule.getCalendar() != null) ? "calendar"
+                                : (rule.getMode() != null) ? "mode" : (rule.getOnFailure() != null) ? "on-failure"
+                                        : (rule.getZone() != null) ? "zone" : null;
+    }
+
+    /** The rule as the annotation it stands for: its values, the annotation's defaults for the rest. */
+    private static RateLimit attributes(String name, LimiterWebProperties.Rule rule) {
+        Map<String, Object> attributes = new HashMap<>();
+        attributes.put("name", name);
+        attributes.put("key", rule.getKey());
+        attributes.put("policy", rule.getPolicy());
+        attributes.put("cost", rule.getCost());
+        if (rule.getWindow() != null) {
+            attributes.put("window", rule.getWindow().toString());
+        }
+        if (rule.getMax() != null) {
+            attributes.put("max", rule.getMax());
+        }
+        if (rule.getAlertAt() != null) {
+            attributes.put("alertAt", rule.getAlertAt());
+        }
+        if (rule.getBanFor() != null) {
+            attributes.put("banFor", rule.getBanFor().toString());
+        }
+        if (rule.getAlgorithm() != null) {
+            attributes.put("algorithm", new io.github.limiter.Algorithm[] { rule.getAlgorithm() });
+        }
+        if (rule.getMode() != null) {
+            attributes.put("mode", new io.github.limiter.Limit.Mode[] { rule.getMode() });
+        }
+        if (rule.getOnFailure() != null) {
+            attributes.put("onFailure", new io.github.limiter.OnFailure[] { rule.getOnFailure() });
+        }
+        if (rule.getCalendar() != null) {
+            attributes.put("calendar", new io.github.limiter.CalendarWindow[] { rule.getCalendar() });
+        }
+        if (rule.getZone() != null) {
+            attributes.put("zone", rule.getZone());
+        }
+        return MergedAnnotation.of(RateLimit.class, attributes).synthesize();
+    }
+
+    private static InvalidRateLimitException invalid(String properties, String property, String value,
+            String problem) {
+        return new InvalidRateLimitException("Invalid rate-limit rule: " + properties + "." + property + " = '" + value
+                + "' " + problem, property, value, null);
+    }
+
+    /** The rules of one stage: after authentication, or before it. */
+    UrlRules stage(boolean authenticated) {
+        return new UrlRules(this.rules.stream().filter((rule) -> rule.authenticated == authenticated).toList());
+    }
+
+    boolean isEmpty() {
+        return this.rules.isEmpty();
+    }
+
+    /** Every rule, in the order configured. */
+    List<RequestRules.Rule> all() {
+        return this.rules.stream().map(UrlRule::rule).toList();
+    }
+
+    /**
+     * The rules that apply to a request, in the order configured: empty for most requests.
+     * @param path the path within the application
+     * @param method the request's method
+     */
+    List<RequestRules.Rule> matching(PathContainer path, HttpMethod method) {
+        List<RequestRules.Rule> matching = null;
+        for (UrlRule rule : this.rules) {
+            if (rule.matches(path, method)) {
+                if (matching == null) {
+                    matching = new ArrayList<>(2);
+                }
+                matching.add(rule.rule);
+            }
+        }
+        return (matching != null) ? matching : List.of();
+    }
+
+    /** Whether a rule reads a variable, such as {@code params}. */
+    static boolean anyReads(List<RequestRules.Rule> rules, String variable) {
+        for (RequestRules.Rule rule : rules) {
+            if (rule.reads(variable)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private record UrlRule(RequestRules.Rule rule, List<PathPattern> patterns, Set<HttpMethod> methods,
+            boolean authenticated) {
+
+        boolean matches(PathContainer path, HttpMethod method) {
+            if (!this.methods.isEmpty() && !this.methods.contains(method)) {
+                return false;
+            }
+            for (PathPattern pattern : this.patterns) {
+                if (pattern.matches(path)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+    }
+
+}
