@@ -66,29 +66,30 @@ public final class LimiterWebFluxAutoConfiguration {
 
     /** The rules of {@code limiter.web.rules}, checked and resolved at start. */
     @Bean
-    UrlRules limiterUrlRules(LimiterProperties properties, RateLimitAdvisor advisor) {
-        return UrlRules.of(properties.getWeb().getRules(), advisor.requestRules());
+    UrlRules limiterUrlRules(LimiterProperties properties, ObjectProvider<RateLimitAdvisor> advisor) {
+        return UrlRules.of(properties.getWeb().getRules(), () -> {
+            RateLimitAdvisor found = advisor.getIfAvailable();
+            return (found != null) ? found.requestRules() : null;
+        });
     }
 
     /** The rules that apply before Spring Security's web filter: those that do not read {@code #principal}. */
     @Bean
-    RequestRuleWebFilter limiterRequestRuleWebFilter(UrlRules limiterUrlRules, RateLimitAdvisor advisor,
-            LimiterProperties properties) {
-        return ruleFilter(limiterUrlRules.stage(false), advisor, properties, SECURITY_WEB_FILTER_ORDER - 10);
+    RequestRuleWebFilter limiterRequestRuleWebFilter(UrlRules limiterUrlRules, LimiterProperties properties) {
+        return ruleFilter(limiterUrlRules.stage(false), properties, SECURITY_WEB_FILTER_ORDER - 10);
     }
 
     /** The rules that read {@code #principal}, after Spring Security's web filter authenticated the request. */
     @Bean
-    RequestRuleWebFilter limiterAuthenticatedRequestRuleWebFilter(UrlRules limiterUrlRules, RateLimitAdvisor advisor,
+    RequestRuleWebFilter limiterAuthenticatedRequestRuleWebFilter(UrlRules limiterUrlRules,
             LimiterProperties properties) {
-        return ruleFilter(limiterUrlRules.stage(true), advisor, properties, SECURITY_WEB_FILTER_ORDER + 10);
+        return ruleFilter(limiterUrlRules.stage(true), properties, SECURITY_WEB_FILTER_ORDER + 10);
     }
 
-    private static RequestRuleWebFilter ruleFilter(UrlRules rules, RateLimitAdvisor advisor,
-            LimiterProperties properties, int order) {
+    private static RequestRuleWebFilter ruleFilter(UrlRules rules, LimiterProperties properties, int order) {
         LimiterWebProperties web = properties.getWeb();
-        return new RequestRuleWebFilter(rules, advisor.requestRules(), RateLimitExceptionHandler.of(web),
-                web.getClientIpv6Prefix(), TrustedProxies.of(web.getTrustedProxies()), order);
+        return new RequestRuleWebFilter(rules, RateLimitExceptionHandler.of(web), web.getClientIpv6Prefix(),
+                TrustedProxies.of(web.getTrustedProxies()), order);
     }
 
     /**

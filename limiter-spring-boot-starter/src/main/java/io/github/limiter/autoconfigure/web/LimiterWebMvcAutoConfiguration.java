@@ -64,30 +64,33 @@ public final class LimiterWebMvcAutoConfiguration {
 
     /** The rules of {@code limiter.web.rules}, checked and resolved at start. */
     @Bean
-    UrlRules limiterUrlRules(LimiterProperties properties, RateLimitAdvisor advisor) {
-        return UrlRules.of(properties.getWeb().getRules(), advisor.requestRules());
+    UrlRules limiterUrlRules(LimiterProperties properties, ObjectProvider<RateLimitAdvisor> advisor) {
+        return UrlRules.of(properties.getWeb().getRules(), () -> {
+            RateLimitAdvisor found = advisor.getIfAvailable();
+            return (found != null) ? found.requestRules() : null;
+        });
     }
 
     /** The rules that apply before Spring Security's filter chain: those that do not read {@code #principal}. */
     @Bean
     FilterRegistrationBean<RequestRuleFilter> limiterRequestRuleFilter(UrlRules limiterUrlRules,
-            RateLimitAdvisor advisor, LimiterProperties properties, Environment environment) {
-        return ruleFilter(limiterUrlRules.stage(false), advisor, properties, securityFilterOrder(environment) - 10);
+            LimiterProperties properties, Environment environment) {
+        return ruleFilter(limiterUrlRules.stage(false), properties, securityFilterOrder(environment) - 10);
     }
 
     /** The rules that read {@code #principal}, after Spring Security's filter chain authenticated the request. */
     @Bean
     FilterRegistrationBean<RequestRuleFilter> limiterAuthenticatedRequestRuleFilter(UrlRules limiterUrlRules,
-            RateLimitAdvisor advisor, LimiterProperties properties, Environment environment) {
-        return ruleFilter(limiterUrlRules.stage(true), advisor, properties, securityFilterOrder(environment) + 10);
+            LimiterProperties properties, Environment environment) {
+        return ruleFilter(limiterUrlRules.stage(true), properties, securityFilterOrder(environment) + 10);
     }
 
-    private static FilterRegistrationBean<RequestRuleFilter> ruleFilter(UrlRules rules, RateLimitAdvisor advisor,
-            LimiterProperties properties, int order) {
+    private static FilterRegistrationBean<RequestRuleFilter> ruleFilter(UrlRules rules, LimiterProperties properties,
+            int order) {
         LimiterWebProperties web = properties.getWeb();
         FilterRegistrationBean<RequestRuleFilter> registration = new FilterRegistrationBean<>(
-                new RequestRuleFilter(rules, advisor.requestRules(), RateLimitExceptionHandler.of(web),
-                        web.getHeaders(), web.getClientIpv6Prefix(), TrustedProxies.of(web.getTrustedProxies())));
+                new RequestRuleFilter(rules, RateLimitExceptionHandler.of(web), web.getHeaders(),
+                        web.getClientIpv6Prefix(), TrustedProxies.of(web.getTrustedProxies())));
         registration.setOrder(order);
         registration.setEnabled(!rules.isEmpty());
         return registration;

@@ -42,8 +42,6 @@ final class RequestRuleFilter extends OncePerRequestFilter {
 
     private final UrlRules rules;
 
-    private final RequestRules requestRules;
-
     private final RateLimitExceptionHandler answers;
 
     private final Headers headers;
@@ -52,10 +50,9 @@ final class RequestRuleFilter extends OncePerRequestFilter {
 
     private final TrustedProxies trustedProxies;
 
-    RequestRuleFilter(UrlRules rules, RequestRules requestRules, RateLimitExceptionHandler answers, Headers headers,
-            int ipv6Prefix, TrustedProxies trustedProxies) {
+    RequestRuleFilter(UrlRules rules, RateLimitExceptionHandler answers, Headers headers, int ipv6Prefix,
+            TrustedProxies trustedProxies) {
         this.rules = rules;
-        this.requestRules = requestRules;
         this.answers = answers;
         this.headers = headers;
         this.ipv6Prefix = ipv6Prefix;
@@ -80,7 +77,7 @@ final class RequestRuleFilter extends OncePerRequestFilter {
                 (principal != null) ? principal.getName() : null);
         List<LimitRequest> requests;
         try {
-            requests = this.requestRules.requests(matching, variables);
+            requests = this.rules.requestRules().requests(matching, variables);
         }
         catch (BlankRateLimitKeyException ex) {
             answer(request, response, this.answers.blankKey(ex));
@@ -95,7 +92,7 @@ final class RequestRuleFilter extends OncePerRequestFilter {
             return;
         }
         HeaderFields fields = new HeaderFields(this.headers);
-        Decision decision = this.requestRules.decide(matching, requests, fields);
+        Decision decision = this.rules.requestRules().decide(matching, requests, fields);
         fields.setOn(response);
         if (!decision.allowed()) {
             answer(request, response, this.answers.refused(new RateLimitExceededException(decision),

@@ -43,8 +43,6 @@ final class RequestRuleWebFilter implements WebFilter, Ordered {
 
     private final UrlRules rules;
 
-    private final RequestRules requestRules;
-
     private final RateLimitExceptionHandler answers;
 
     private final int ipv6Prefix;
@@ -53,10 +51,9 @@ final class RequestRuleWebFilter implements WebFilter, Ordered {
 
     private final int order;
 
-    RequestRuleWebFilter(UrlRules rules, RequestRules requestRules, RateLimitExceptionHandler answers, int ipv6Prefix,
+    RequestRuleWebFilter(UrlRules rules, RateLimitExceptionHandler answers, int ipv6Prefix,
             TrustedProxies trustedProxies, int order) {
         this.rules = rules;
-        this.requestRules = requestRules;
         this.answers = answers;
         this.ipv6Prefix = ipv6Prefix;
         this.trustedProxies = trustedProxies;
@@ -106,7 +103,7 @@ final class RequestRuleWebFilter implements WebFilter, Ordered {
                 request, principal);
         List<LimitRequest> requests;
         try {
-            requests = this.requestRules.requests(matching, variables);
+            requests = this.rules.requestRules().requests(matching, variables);
         }
         catch (BlankRateLimitKeyException ex) {
             return answer(exchange, this.answers.blankKey(ex));
@@ -119,7 +116,7 @@ final class RequestRuleWebFilter implements WebFilter, Ordered {
         }
         return Mono.deferContextual((context) -> {
             RateLimitListener listener = context.getOrDefault(RateLimitAdvisor.CALL_LISTENER_ATTRIBUTE, null);
-            return Mono.fromCompletionStage(this.requestRules.decideAsync(matching, requests, listener));
+            return Mono.fromCompletionStage(this.rules.requestRules().decideAsync(matching, requests, listener));
         }).flatMap((decision) -> decision.allowed() ? chain.filter(exchange)
                 : answer(exchange, this.answers.refused(new RateLimitExceededException(decision), false)));
     }

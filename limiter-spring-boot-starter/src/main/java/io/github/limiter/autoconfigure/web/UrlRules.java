@@ -7,11 +7,17 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
+import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
 import io.github.limiter.InvalidRateLimitException;
+import io.github.limiter.Limit;
+import io.github.limiter.OnFailure;
 import io.github.limiter.autoconfigure.LimiterWebProperties;
 import io.github.limiter.interceptor.RequestRules;
 import io.github.limiter.annotation.RateLimit;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.http.HttpMethod;
@@ -31,18 +37,33 @@ final class UrlRules {
 
     private final List<UrlRule> rules;
 
-    private UrlRules(List<UrlRule> rules) {
+    private final @Nullable RequestRules requestRules;
+
+    private UrlRules(List<UrlRule> rules, @Nullable RequestRules requestRules) {
         this.rules = rules;
+        this.requestRules = requestRules;
     }
 
     /**
      * Checks and resolves the configured rules.
+     * @param requestRules what resolves and decides them, asked for only if there are rules; {@code null}
+     * if the application has no rate limiter
      * @throws InvalidRateLimitException naming the rule's property and value, if a rule is invalid
      */
-    static UrlRules of(Map<String, LimiterWebProperties.Rule> configured, RequestRules requestRules) {
+    static UrlRules of(Map<String, LimiterWebProperties.Rule> configured,
+            Supplier<@Nullable RequestRules> requestRules) {
+        if (configured.isEmpty()) {
+            return new UrlRules(List.of(), null);
+        }
+        RequestRules resolver = requestRules.get();
+        if (resolver == null) {
+            throw new IllegalStateException("limiter.web.rules " + configured.keySet() + " are configured, but the "
+                    + "application has no rate limiter to decide them: no RateLimiter bean, which the starter creates "
+                    + "where Spring Data Redis has a connection factory");
+        }
         List<UrlRule> rules = new ArrayList<>(configured.size());
-        configured.forEach((name, rule) -> rules.add(resolve(name, rule, requestRules)));
-        return new UrlRules(List.copyOf(rules));
+        configured.forEach((name, rule) -> rules.add(resolve(name, rule, resolver)));
+        return new UrlRules(List.copyOf(rules), resolver);
     }
 
     private static UrlRule resolve(String name, LimiterWebProperties.Rule rule, RequestRules requestRules) {
@@ -113,16 +134,16 @@ final class UrlRules {
             attributes.put("banFor", rule.getBanFor().toString());
         }
         if (rule.getAlgorithm() != null) {
-            attributes.put("algorithm", new io.github.limiter.Algorithm[] { rule.getAlgorithm() });
+            attributes.put("algorithm", new Algorithm[] { rule.getAlgorithm() });
         }
         if (rule.getMode() != null) {
-            attributes.put("mode", new io.github.limiter.Limit.Mode[] { rule.getMode() });
+            attributes.put("mode", new Limit.Mode[] { rule.getMode() });
         }
         if (rule.getOnFailure() != null) {
-            attributes.put("onFailure", new io.github.limiter.OnFailure[] { rule.getOnFailure() });
+            attributes.put("onFailure", new OnFailure[] { rule.getOnFailure() });
         }
         if (rule.getCalendar() != null) {
-            attributes.put("calendar", new io.github.limiter.CalendarWindow[] { rule.getCalendar() });
+            attributes.put("calendar", new CalendarWindow[] { rule.getCalendar() });
         }
         if (rule.getZone() != null) {
             attributes.put("zone", rule.getZone());
@@ -138,7 +159,16 @@ final class UrlRules {
 
     /** The rules of one stage: after authentication, or before it. */
     UrlRules stage(boolean authenticated) {
-        return new UrlRules(this.rules.stream().filter((rule) -> rule.authenticated == authenticated).toList());
+        return new UrlRules(this.rules.stream().filter((rule) -> rule.authenticated == authenticated).toList(),
+                this.requestRules);
+    }
+
+    /** What decides the rules' requests; only called where there are rules. */
+    RequestRules requestRules() {
+        if (this.requestRules == null) {
+            throw new IllegalStateException("No rules to decide");
+        }
+        return this.requestRules;
     }
 
     boolean isEmpty() {

@@ -2,11 +2,15 @@ package io.github.limiter.autoconfigure.web;
 
 import java.net.URI;
 
+import io.github.limiter.Decision;
+import io.github.limiter.RateLimiter;
 import io.github.limiter.autoconfigure.LimiterWebProperties.Headers;
+import io.github.limiter.autoconfigure.LimiterAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import reactor.netty.http.server.HttpServer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -28,6 +32,35 @@ class LimiterWebFluxAutoConfigurationTests {
             assertThat(context).hasSingleBean(RateLimitExceptionHandler.class);
             assertThat(context).hasSingleBean(RateLimitHeadersWebFilter.class);
         });
+    }
+
+    @Test
+    void ordersTheRuleFiltersAroundSpringSecuritysWebFilter() {
+        new ReactiveWebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LimiterAutoConfiguration.class,
+                    LimiterWebFluxAutoConfiguration.class))
+            .withBean(RateLimiter.class, () -> (requests) -> Decision.allow(requests.get(0).limitId(), "",
+                    requests.get(0).limit().max(), 1, requests.get(0).limit().window()))
+            .withPropertyValues("limiter.web.rules.api.paths=/api/**", "limiter.web.rules.api.window=1m",
+                    "limiter.web.rules.api.max=5")
+            .run((context) -> {
+                assertThat(context.getBean("limiterRequestRuleWebFilter", RequestRuleWebFilter.class).getOrder())
+                    .isEqualTo(-110);
+                assertThat(context.getBean("limiterAuthenticatedRequestRuleWebFilter", RequestRuleWebFilter.class)
+                    .getOrder()).isEqualTo(-90);
+            });
+        new ReactiveWebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LimiterAutoConfiguration.class,
+                    LimiterWebFluxAutoConfiguration.class))
+            .withBean(RateLimiter.class, () -> (requests) -> Decision.allow(requests.get(0).limitId(), "",
+                    requests.get(0).limit().max(), 1, requests.get(0).limit().window()))
+            .withPropertyValues("limiter.web.rules.api.paths=/api/**", "limiter.web.rules.api.key=#header['x']",
+                    "limiter.web.rules.api.window=1m", "limiter.web.rules.api.max=5")
+            .run((context) -> assertThat(context).hasFailed()
+                .getFailure()
+                .rootCause()
+                .hasMessageStartingWith("Invalid rate-limit rule: limiter.web.rules.api.key = '#header['x']' reads "
+                        + "#header, which is not a variable of a request rule"));
     }
 
     @Test

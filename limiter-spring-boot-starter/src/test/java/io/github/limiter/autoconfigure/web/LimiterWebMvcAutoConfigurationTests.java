@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.limiter.Decision;
+import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.LimitRequest;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimiter;
@@ -21,6 +22,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.ProblemDetail;
@@ -158,6 +161,77 @@ class LimiterWebMvcAutoConfigurationTests {
                 .hasMessage("limiter.web.problem-type-base '" + base
                         + "' must be an absolute URI ending with '/', such as 'https://example.com/problems/'");
         });
+    }
+
+    @Test
+    void registersTheRuleFiltersAroundSpringSecuritysChainOnlyWhereThereAreRules() {
+        WebApplicationContextRunner limited = new WebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LimiterAutoConfiguration.class,
+                    LimiterWebMvcAutoConfiguration.class))
+            .withUserConfiguration(ClientIpLimited.class);
+        limited.run((context) -> {
+            assertThat(ruleFilter(context, "limiterRequestRuleFilter").isEnabled()).isFalse();
+            assertThat(ruleFilter(context, "limiterAuthenticatedRequestRuleFilter").isEnabled()).isFalse();
+        });
+        limited.withPropertyValues("limiter.web.rules.api.paths=/api/**", "limiter.web.rules.api.key=#clientIp",
+                "limiter.web.rules.api.window=1m", "limiter.web.rules.api.max=5",
+                "limiter.web.rules.me.paths=/me", "limiter.web.rules.me.key=#principal",
+                "limiter.web.rules.me.window=1m", "limiter.web.rules.me.max=5").run((context) -> {
+                    FilterRegistrationBean<?> before = ruleFilter(context, "limiterRequestRuleFilter");
+                    FilterRegistrationBean<?> after = ruleFilter(context, "limiterAuthenticatedRequestRuleFilter");
+                    assertThat(before.isEnabled()).isTrue();
+                    assertThat(before.getOrder()).isEqualTo(-110);
+                    assertThat(after.isEnabled()).isTrue();
+                    assertThat(after.getOrder()).isEqualTo(-90);
+                });
+        limited.withPropertyValues("spring.security.filter.order=5", "limiter.web.rules.api.paths=/api/**",
+                "limiter.web.rules.api.window=1m", "limiter.web.rules.api.max=5")
+            .run((context) -> assertThat(ruleFilter(context, "limiterRequestRuleFilter").getOrder()).isEqualTo(-5));
+    }
+
+    @Test
+    void refusesAnInvalidRuleAtStartNamingItsPropertyAndValue() {
+        WebApplicationContextRunner limited = new WebApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LimiterAutoConfiguration.class,
+                    LimiterWebMvcAutoConfiguration.class))
+            .withUserConfiguration(ClientIpLimited.class)
+            .withPropertyValues("limiter.policies.login-attempts.window=1m", "limiter.policies.login-attempts.max=5");
+        String[] inline = { "limiter.web.rules.api.window=1m", "limiter.web.rules.api.max=5" };
+        assertInvalid(limited.withPropertyValues(inline), "Invalid rate-limit rule: limiter.web.rules.api.paths = '' "
+                + "is required");
+        assertInvalid(limited.withPropertyValues(inline).withPropertyValues("limiter.web.rules.api.paths=/api/**/x"),
+                "Invalid rate-limit rule: limiter.web.rules.api.paths = '/api/**/x' is not a path pattern");
+        assertInvalid(limited.withPropertyValues(inline).withPropertyValues("limiter.web.rules.api.paths=/api/**",
+                "limiter.web.rules.api.methods=POTS"), "Invalid rate-limit rule: limiter.web.rules.api.methods = "
+                        + "'POTS' is not an HTTP method");
+        assertInvalid(limited.withPropertyValues("limiter.web.rules.api.paths=/api/**",
+                "limiter.web.rules.api.policy=nope"), "Invalid rate-limit rule: limiter.web.rules.api.policy = 'nope' "
+                        + "is not defined; defined policies: [login-attempts]");
+        assertInvalid(limited.withPropertyValues(inline).withPropertyValues("limiter.web.rules.api.paths=/api/**",
+                "limiter.web.rules.api.policy=login-attempts"), "Invalid rate-limit rule: limiter.web.rules.api.policy "
+                        + "= 'login-attempts' excludes window: a rule's limit is either a policy or written inline");
+        assertInvalid(limited.withPropertyValues(inline).withPropertyValues("limiter.web.rules.api.paths=/api/**",
+                "limiter.web.rules.api.key=#parms['user']"), "Invalid rate-limit rule: limiter.web.rules.api.key = "
+                        + "'#parms['user']' reads #parms, which is not a variable of a request rule: a rule's "
+                        + "expressions read #clientIp, #path, #method");
+        assertInvalid(limited.withPropertyValues("limiter.web.rules.api.paths=/api/**",
+                "limiter.web.rules.api.window=1m"), "Invalid rate-limit rule: limiter.web.rules.api.max = '-1' is not "
+                        + "set");
+    }
+
+    private static void assertInvalid(WebApplicationContextRunner runner, String message) {
+        runner.run((context) -> {
+            assertThat(context).hasFailed();
+            Throwable failure = context.getStartupFailure();
+            while (failure != null && !(failure instanceof InvalidRateLimitException)) {
+                failure = failure.getCause();
+            }
+            assertThat(failure).as("the failure's cause").isNotNull().message().startsWith(message);
+        });
+    }
+
+    private static FilterRegistrationBean<?> ruleFilter(ApplicationContext context, String name) {
+        return context.getBean(name, FilterRegistrationBean.class);
     }
 
     @Configuration(proxyBeanMethods = false)
