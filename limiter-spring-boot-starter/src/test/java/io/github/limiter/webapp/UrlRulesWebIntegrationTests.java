@@ -166,6 +166,25 @@ class UrlRulesWebIntegrationTests {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+    void aRulesPolicyChangedLiveChangesTheRule(WebApplicationType type) {
+        String prefix = "url-rules-" + UUID.randomUUID() + ":";
+        try (ConfigurableApplicationContext app = start(type, prefix, "--limiter.policies.downloads.window=1m",
+                "--limiter.policies.downloads.max=5", "--limiter.policies.downloads.algorithm=sliding-log",
+                "--limiter.web.rules.downloads.paths=/downloads/**", "--limiter.web.rules.downloads.key=#clientIp",
+                "--limiter.web.rules.downloads.policy=downloads",
+                "--management.endpoint.ratelimits.access=unrestricted")) {
+            LocalHttp http = http(app);
+            assertThat(http.get("/downloads/a").headers().firstValue("X-RateLimit-Limit")).hasValue("5");
+            HttpResponse<String> changed = http.send("POST", "/actuator/ratelimits/downloads",
+                    Map.of("Content-Type", "application/json"), "{\"max\": 2}");
+            assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+            assertThat(http.get("/downloads/a").headers().firstValue("X-RateLimit-Limit")).hasValue("2");
+            assertThat(http.get("/downloads/a").statusCode()).as("the third of two").isEqualTo(429);
+        }
+    }
+
     static ConfigurableApplicationContext start(WebApplicationType type, String prefix, String... more) {
         List<String> args = new ArrayList<>(List.of("--server.port=0",
                 "--spring.data.redis.host=" + RedisServerExtension.redis().host(),
@@ -217,7 +236,8 @@ class UrlRulesWebIntegrationTests {
     @RestController
     static class RulesHandlers {
 
-        @GetMapping({ "/api/items", "/other", "/keyed/x", "/hostile/x", "/skipped/x", "/failing/x", "/tenants/acme/orders" })
+        @GetMapping({ "/api/items", "/other", "/keyed/x", "/hostile/x", "/skipped/x", "/failing/x", "/downloads/a",
+            "/tenants/acme/orders" })
         public Mono<String> answer() {
             return Mono.just("answer");
         }
