@@ -70,17 +70,10 @@ final class AnnotationResolution {
 
     private final UnaryOperator<String> placeholders;
 
-    // a request rule's properties, limiter.web.rules.<name>, or null for an annotation
+    // a request rule's properties (limiter.web.rules.<name>) and what its limit is described as; null for annotations
     private final @Nullable String rule;
 
-    // what a request rule's limit is described as, or null for an annotation's
     private final @Nullable String ruleDescription;
-
-    AnnotationResolution(RateLimit annotation, Method method, Class<?> targetClass, int position,
-            KeyExpressions keyExpressions, Map<String, LimitPolicy> policies, UnaryOperator<String> placeholders) {
-        this(annotation, method, targetClass, position, keyExpressions, policies, placeholders, null, null, null,
-                null);
-    }
 
     AnnotationResolution(RateLimit annotation, Method method, Class<?> targetClass, int position,
             KeyExpressions keyExpressions, Map<String, LimitPolicy> policies, UnaryOperator<String> placeholders,
@@ -393,8 +386,7 @@ final class AnnotationResolution {
         return failure(attribute, value, problem + chosen, null);
     }
 
-    private InvalidRateLimitException failure(String attribute, String value, String problem,
-            @Nullable Throwable cause) {
+    private InvalidRateLimitException failure(String attribute, String value, String problem, @Nullable Throwable cause) {
         return (this.rule != null) ? InvalidLimits.ofRule(this.rule, attribute, value, problem, cause)
                 : InvalidLimits.of(this.targetClass, this.method, attribute, value, problem, cause);
     }
