@@ -168,6 +168,31 @@ class UrlRulesWebIntegrationTests {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+    void rulesMatchingOneRequestAreDecidedTogetherAllOrNothing(WebApplicationType type) {
+        String prefix = "url-rules-" + UUID.randomUUID() + ":";
+        try (ConfigurableApplicationContext app = start(type, prefix, "--limiter.web.rules.bulk.paths=/bulk/**",
+                "--limiter.web.rules.bulk.key=#clientIp", "--limiter.web.rules.bulk.window=1m",
+                "--limiter.web.rules.bulk.max=3", "--limiter.web.rules.bulk.algorithm=sliding-log",
+                "--limiter.web.rules.bulk-one.paths=/bulk/one", "--limiter.web.rules.bulk-one.key=#clientIp",
+                "--limiter.web.rules.bulk-one.window=1m", "--limiter.web.rules.bulk-one.max=1",
+                "--limiter.web.rules.bulk-one.algorithm=sliding-log")) {
+            LocalHttp http = http(app);
+            HttpResponse<String> first = http.get("/bulk/one");
+            assertThat(first.statusCode()).isEqualTo(200);
+            assertThat(first.headers().firstValue("RateLimit-Policy").orElseThrow().split(", "))
+                .as("one decision of both rules").containsExactlyInAnyOrder("\"bulk\";q=3;w=60", "\"bulk-one\";q=1;w=60");
+            HttpResponse<String> refused = http.get("/bulk/one");
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(JsonParserFactory.getJsonParser().parseMap(refused.body())).containsEntry("limitId", "bulk-one");
+            // the refused request took nothing from the other rule: two of its three are left
+            HttpResponse<String> other = http.get("/bulk/two");
+            assertThat(other.statusCode()).isEqualTo(200);
+            assertThat(other.headers().firstValue("X-RateLimit-Remaining")).hasValue("1");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
     void aRulesPolicyChangedLiveChangesTheRule(WebApplicationType type) {
         String prefix = "url-rules-" + UUID.randomUUID() + ":";
         try (ConfigurableApplicationContext app = start(type, prefix, "--limiter.policies.downloads.window=1m",
@@ -237,7 +262,7 @@ class UrlRulesWebIntegrationTests {
     static class RulesHandlers {
 
         @GetMapping({ "/api/items", "/other", "/keyed/x", "/hostile/x", "/skipped/x", "/failing/x", "/downloads/a",
-            "/tenants/acme/orders" })
+            "/bulk/one", "/bulk/two", "/tenants/acme/orders" })
         public Mono<String> answer() {
             return Mono.just("answer");
         }
