@@ -1,6 +1,7 @@
 package io.github.limiter.webapp;
 
 import java.net.http.HttpResponse;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -8,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.publisher.Mono;
@@ -58,60 +60,71 @@ class UrlRulesSpringSecurityIntegrationTests {
 
     private static final StringRedisTemplate redis = RedisServerExtension.template();
 
+    private static final Map<WebApplicationType, ConfigurableApplicationContext> apps = new EnumMap<>(
+            WebApplicationType.class);
+
     // passwords the password encoder was asked to check
     static final AtomicInteger checkedPasswords = new AtomicInteger();
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
     void aRefusedLoginNeverReachesThePasswordEncoder(WebApplicationType type) {
-        String prefix = "url-rules-security-" + UUID.randomUUID() + ":";
-        try (ConfigurableApplicationContext app = start(type, prefix)) {
-            LocalHttp http = UrlRulesWebIntegrationTests.http(app);
-            checkedPasswords.set(0);
-            for (int attempt = 1; attempt <= 2; attempt++) {
-                HttpResponse<String> failed = login(http, "ann", "wrong");
-                assertThat(failed.statusCode()).isEqualTo(302);
-                assertThat(failed.headers().firstValue("Location")).hasValueSatisfying(
-                        (location) -> assertThat(location).endsWith("/login?error"));
-            }
-            assertThat(checkedPasswords).hasValue(2);
-            HttpResponse<String> refused = login(http, "ann", "secret");
-            assertThat(refused.statusCode()).isEqualTo(429);
-            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
-            assertThat(JsonParserFactory.getJsonParser().parseMap(refused.body())).containsEntry("limitId", "login");
-            assertThat(checkedPasswords).as("the refused attempt was not checked").hasValue(2);
-            assertThat(redis.keys(prefix + "{login:*")).containsExactly(prefix + "{login:ann}");
+        ConfigurableApplicationContext app = app(type);
+        String prefix = app.getEnvironment().getProperty("limiter.key-prefix");
+        LocalHttp http = UrlRulesWebIntegrationTests.http(app);
+        checkedPasswords.set(0);
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            HttpResponse<String> failed = login(http, "ann", "wrong");
+            assertThat(failed.statusCode()).isEqualTo(302);
+            assertThat(failed.headers().firstValue("Location")).hasValueSatisfying(
+                    (location) -> assertThat(location).endsWith("/login?error"));
         }
+        assertThat(checkedPasswords).hasValue(2);
+        HttpResponse<String> refused = login(http, "ann", "secret");
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+        assertThat(JsonParserFactory.getJsonParser().parseMap(refused.body())).containsEntry("limitId", "login");
+        assertThat(checkedPasswords).as("the refused attempt was not checked").hasValue(2);
+        assertThat(redis.keys(prefix + "{login:*")).containsExactly(prefix + "{login:ann}");
     }
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
     void aRuleOnThePrincipalCountsAuthenticatedRequestsOnly(WebApplicationType type) {
-        String prefix = "url-rules-security-" + UUID.randomUUID() + ":";
-        try (ConfigurableApplicationContext app = start(type, prefix)) {
-            LocalHttp http = UrlRulesWebIntegrationTests.http(app);
-            HttpResponse<String> loggedIn = login(http, "bob", "secret");
-            assertThat(loggedIn.statusCode()).isEqualTo(302);
-            String session = loggedIn.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
-            assertThat(http.send("GET", "/me", Map.of(), null).statusCode())
-                .as("Spring Security sends the anonymous to the login").isEqualTo(302);
-            for (int call = 1; call <= 2; call++) {
-                HttpResponse<String> me = http.send("GET", "/me", Map.of("Cookie", session), null);
-                assertThat(me.statusCode()).isEqualTo(200);
-                assertThat(me.body()).isEqualTo("bob");
-                assertThat(me.headers().firstValue("X-RateLimit-Remaining")).hasValue(Integer.toString(2 - call));
-            }
-            HttpResponse<String> refused = http.send("GET", "/me", Map.of("Cookie", session), null);
-            assertThat(refused.statusCode()).isEqualTo(429);
-            assertThat(JsonParserFactory.getJsonParser().parseMap(refused.body())).containsEntry("limitId", "me");
-            assertThat(redis.keys(prefix + "{me:*")).as("only the authenticated requests were counted")
-                .containsExactly(prefix + "{me:bob}");
+        ConfigurableApplicationContext app = app(type);
+        String prefix = app.getEnvironment().getProperty("limiter.key-prefix");
+        LocalHttp http = UrlRulesWebIntegrationTests.http(app);
+        HttpResponse<String> loggedIn = login(http, "bob", "secret");
+        assertThat(loggedIn.statusCode()).isEqualTo(302);
+        String session = loggedIn.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+        assertThat(http.send("GET", "/me", Map.of(), null).statusCode())
+            .as("Spring Security sends the anonymous to the login").isEqualTo(302);
+        for (int call = 1; call <= 2; call++) {
+            HttpResponse<String> me = http.send("GET", "/me", Map.of("Cookie", session), null);
+            assertThat(me.statusCode()).isEqualTo(200);
+            assertThat(me.body()).isEqualTo("bob");
+            assertThat(me.headers().firstValue("X-RateLimit-Remaining")).hasValue(Integer.toString(2 - call));
         }
+        HttpResponse<String> refused = http.send("GET", "/me", Map.of("Cookie", session), null);
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(JsonParserFactory.getJsonParser().parseMap(refused.body())).containsEntry("limitId", "me");
+        assertThat(redis.keys(prefix + "{me:*")).as("only the authenticated requests were counted")
+            .containsExactly(prefix + "{me:bob}");
     }
 
     private static HttpResponse<String> login(LocalHttp http, String username, String password) {
         return http.send("POST", "/login", Map.of("Content-Type", "application/x-www-form-urlencoded"),
                 "username=" + username + "&password=" + password);
+    }
+
+    /** The application of a stack, started at its first test: each test's users are its own. */
+    private static ConfigurableApplicationContext app(WebApplicationType type) {
+        return apps.computeIfAbsent(type, (stack) -> start(stack, "url-rules-security-" + UUID.randomUUID() + ":"));
+    }
+
+    @AfterAll
+    static void stop() {
+        apps.values().forEach(ConfigurableApplicationContext::close);
     }
 
     private static ConfigurableApplicationContext start(WebApplicationType type, String prefix) {
