@@ -18,6 +18,7 @@ import org.springframework.boot.Banner;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.json.JsonParserFactory;
@@ -50,10 +51,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * URL rules around Spring Security's {@code formLogin}, on Spring MVC and Spring WebFlux: a rule on
  * the login runs before Spring Security's filter chain, so a refused attempt never reaches the
  * password encoder; a rule keyed by {@code #principal} runs after it, on the authenticated name,
- * and never sees a request Spring Security turned away. The servlet filter chain is registered at
- * {@code spring.security.filter.order} (-100), as Spring Boot's security auto-configuration
- * registers it, which this module's tests leave out. (Spring Boot 4 only: see the Boot 3.5
- * starter's build.)
+ * and never sees a request Spring Security turned away. On Spring Boot 3.5 in an execution of its
+ * own, with Spring Security on the classpath (see that starter's build).
  */
 @WithRedis
 class UrlRulesSpringSecurityIntegrationTests {
@@ -143,7 +142,7 @@ class UrlRulesSpringSecurityIntegrationTests {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ ServletSecurity.class, ReactiveSecurity.class, Handlers.class })
+    @Import({ ServletSecurity.class, ServletSecurityRegistration.class, ReactiveSecurity.class, Handlers.class })
     static class SecuredApp {
 
         // counts the passwords it checks; the users' passwords are stored as they are
@@ -178,25 +177,37 @@ class UrlRulesSpringSecurityIntegrationTests {
     static class ServletSecurity {
 
         @Bean
-        SecurityFilterChain securityFilterChain(HttpSecurity http) {
+        // Spring Security 6 declares its builders' Exception, 7 does not
+        SecurityFilterChain securityFilterChain(HttpSecurity http) throws Exception {
             return http.authorizeHttpRequests((requests) -> requests.anyRequest().authenticated())
                 .formLogin(Customizer.withDefaults())
                 .csrf(AbstractHttpConfigurer::disable)
                 .build();
         }
 
-        // as Spring Boot's security auto-configuration registers the chain
+        @Bean
+        UserDetailsService users() {
+            return new InMemoryUserDetailsManager(SecuredApp.users());
+        }
+
+    }
+
+    /**
+     * The chain registered at -100 as Spring Boot's security auto-configuration registers it:
+     * Spring Boot 3.5's is in spring-boot-autoconfigure and does it here; Spring Boot 4's is in
+     * spring-boot-security, which this module's tests leave out.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnMissingClass("org.springframework.boot.autoconfigure.security.servlet.SecurityFilterAutoConfiguration")
+    static class ServletSecurityRegistration {
+
         @Bean
         DelegatingFilterProxyRegistrationBean securityFilterChainRegistration() {
             DelegatingFilterProxyRegistrationBean registration = new DelegatingFilterProxyRegistrationBean(
                     "springSecurityFilterChain");
             registration.setOrder(-100);
             return registration;
-        }
-
-        @Bean
-        UserDetailsService users() {
-            return new InMemoryUserDetailsManager(SecuredApp.users());
         }
 
     }
