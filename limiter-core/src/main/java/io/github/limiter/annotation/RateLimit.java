@@ -69,6 +69,17 @@ public @interface RateLimit {
     String key() default "";
 
     /**
+     * Whether the limit applies to a call: a SpEL expression with the same variables as
+     * {@link #key()}, evaluated on each call before the limit's other expressions, as
+     * {@code @Cacheable(condition = ...)} is. Only {@code true} applies the limit; when it gives
+     * {@code false} (or {@code null}), the call is not counted under this limit, no script runs for
+     * it, and its rate-limit headers leave it out; the method's other limits still apply. Checked at
+     * start as keys are.
+     * @return the condition, or the empty string to apply the limit to every call
+     */
+    String condition() default "";
+
+    /**
      * The window's length: a number with a unit ({@code "500ms"}, {@code "60s"}, {@code "1m"},
      * {@code "2h"}, {@code "1d"}) or an ISO-8601 duration ({@code "PT1M"}). At least one
      * millisecond. Required, here or in the policy.

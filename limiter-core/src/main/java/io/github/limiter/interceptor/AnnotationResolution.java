@@ -186,10 +186,12 @@ final class AnnotationResolution {
                 calendared.zone());
         String described = (this.ruleDescription != null) ? this.ruleDescription
                 : this.targetClass.getSimpleName() + "." + this.method.getName() + "("
-                        + simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
+                        + InvalidLimits.simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
         return new LimitSpec(limitId, key(), cost(max), limit, described, onFailure(), null,
                 this.policyName.isEmpty() ? null : this.policyName, written(), calendared.expression(),
-                actualCost(limit));
+                actualCost(limit), this.annotation.condition().isBlank() ? null : parsed("condition",
+                        this.annotation.condition(), this.annotation.condition(), this.keyExpressions::parseCondition,
+                        "is not a valid SpEL expression: "));
     }
 
     /** The fields the annotation writes itself: a policy override leaves them as written. */
@@ -391,9 +393,5 @@ final class AnnotationResolution {
                 : InvalidLimits.of(this.targetClass, this.method, attribute, value, problem, cause);
     }
 
-    /** The simple names of parameter types, as messages and descriptions list them. */
-    static String simpleNames(Class<?>[] types) {
-        return Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(", "));
-    }
 
 }

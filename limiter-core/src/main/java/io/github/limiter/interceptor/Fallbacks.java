@@ -53,7 +53,7 @@ final class Fallbacks {
                 return new MethodLimits(specs, fallback, candidate == withException, returns);
             }
         }
-        String simple = AnnotationResolution.simpleNames(types);
+        String simple = InvalidLimits.simpleNames(types);
         String kind = suspending ? "suspend function " : "method ";
         String returned = suspending ? "what " + method.getName() + " returns" : method.getReturnType().getSimpleName();
         throw InvalidLimits.of(targetClass, method, "fallback", name,

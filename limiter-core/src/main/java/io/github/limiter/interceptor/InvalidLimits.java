@@ -1,6 +1,8 @@
 package io.github.limiter.interceptor;
 
 import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.stream.Collectors;
 
 import io.github.limiter.InvalidRateLimitException;
 import org.jspecify.annotations.Nullable;
@@ -62,11 +64,12 @@ final class InvalidLimits {
         StringBuilder text = new StringBuilder(ClassUtils.getUserClass(targetClass).getName()).append('.')
             .append(method.getName())
             .append('(');
-        Class<?>[] types = SuspendFunctions.parameterTypes(method);
-        for (int i = 0; i < types.length; i++) {
-            text.append((i > 0) ? ", " : "").append(types[i].getSimpleName());
-        }
-        return text.append(')').toString();
+        return text.append(simpleNames(SuspendFunctions.parameterTypes(method))).append(')').toString();
+    }
+
+    /** The simple names of parameter types, as messages and descriptions list them. */
+    static String simpleNames(Class<?>[] types) {
+        return Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(", "));
     }
 
 }

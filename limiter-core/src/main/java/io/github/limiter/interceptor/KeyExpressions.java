@@ -190,6 +190,20 @@ final class KeyExpressions {
     }
 
     /**
+     * Parses a condition.
+     * @param condition the SpEL text, not blank
+     * @param method the method whose calls it is evaluated for
+     * @return the parsed expression
+     * @throws ParseException if the text is not valid SpEL
+     */
+    ConditionExpression parseCondition(String condition, Method method) {
+        String text = condition.trim();
+        Expression parsed = this.parser.parseExpression(text);
+        CallVariables calls = new CallVariables(this.shared, method, this.parameterNames);
+        return new ConditionExpression(text, parsed, calls, calls.readsClientIp(parsed));
+    }
+
+    /**
      * Parses a cost: a whole number, or a SpEL expression.
      * @param cost the text; blank for one permit per call
      * @param method the method whose calls it costs, for the names of its parameters

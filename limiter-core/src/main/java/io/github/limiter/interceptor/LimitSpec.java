@@ -28,10 +28,12 @@ import org.jspecify.annotations.Nullable;
  * @param written the fields written on the annotation, which a policy override does not change
  * @param zone the calendar's zone chosen per call, or {@code null} when the limit's zone is fixed
  * @param actualCost what a call really cost, settled after it ran, or {@code null} to keep its cost
+ * @param condition whether the limit applies to a call, or {@code null} when it applies to every call
  */
 record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit, String method,
         @Nullable OnFailure onFailure, @Nullable PolicyChoice choice, @Nullable String policy, Set<Field> written,
-        @Nullable ZoneExpression zone, @Nullable ActualCost actualCost) implements PolicyOverrides.OverridableLimit {
+        @Nullable ZoneExpression zone, @Nullable ActualCost actualCost, @Nullable ConditionExpression condition)
+        implements PolicyOverrides.OverridableLimit {
 
     LimitSpec {
         written = Set.copyOf(written);
@@ -39,13 +41,13 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
 
     LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit, String method,
             @Nullable OnFailure onFailure) {
-        this(limitId, key, cost, limit, method, onFailure, null, null, Set.of(), null, null);
+        this(limitId, key, cost, limit, method, onFailure, null, null, Set.of(), null, null, null);
     }
 
     /** This limit standing for a policy chosen per call, among the limits of {@code choice}. */
     LimitSpec choosing(PolicyChoice choice) {
         return new LimitSpec(this.limitId, this.key, this.cost, this.limit, this.method, this.onFailure, choice,
-                this.policy, this.written, this.zone, this.actualCost);
+                this.policy, this.written, this.zone, this.actualCost, this.condition);
     }
 
     /**
@@ -55,6 +57,14 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
      */
     Limit limitForCall(Limit inForce, Method called, @Nullable Object[] args) {
         return (this.zone != null) ? inForce.withZone(this.zone.resolve(called, args)) : inForce;
+    }
+
+    /**
+     * Says whether the limit applies to a call: its condition's answer, if it has one.
+     * @throws ExpressionFailure if the condition fails
+     */
+    boolean appliesTo(Method called, @Nullable Object[] args) {
+        return this.condition == null || this.condition.applies(called, args);
     }
 
     /** The limit a call is counted under: this one, or the one of the policy the call chooses. */

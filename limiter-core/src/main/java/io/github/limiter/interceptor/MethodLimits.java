@@ -21,7 +21,7 @@ import org.springframework.util.ReflectionUtils;
  * @param fallback the method to call instead of throwing, or {@code null}
  * @param fallbackTakesException whether the fallback's last parameter is the exception
  * @param returns how the method hands back its result, which says when a call is decided
- * @param readsClientIp whether a key or a zone of the method reads {@code #clientIp}: a reactive method's
+ * @param readsClientIp whether a key, a zone or a condition of the method reads {@code #clientIp}: a reactive method's
  * keys are then resolved when it is subscribed to, where a reactive web request's address is known
  * @param actualCosts the actual costs of the limits that settle calls after they ran, by limit id
  * (of each policy a call may choose); empty if none does
@@ -36,7 +36,8 @@ record MethodLimits(List<LimitSpec> specs, @Nullable Method fallback, boolean fa
     }
 
     private static boolean readsClientIp(LimitSpec spec) {
-        return spec.key().readsClientIp() || (spec.zone() != null && spec.zone().readsClientIp());
+        return spec.key().readsClientIp() || (spec.zone() != null && spec.zone().readsClientIp())
+                || (spec.condition() != null && spec.condition().readsClientIp());
     }
 
     private static Map<String, ActualCost> actualCosts(List<LimitSpec> specs) {

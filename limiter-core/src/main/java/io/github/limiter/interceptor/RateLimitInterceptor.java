@@ -143,7 +143,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
     }
 
     /**
-     * What one limit asks of the limiter for a call, or {@code null} if a blank key skips it.
+     * What one limit asks of the limiter for a call, or {@code null} if its condition or a blank key
+     * leaves the call out of it.
      * @param blankKey what a blank key does; {@code null} for {@code limiter.blank-key}
      * @throws BlankRateLimitKeyException if the key is blank and a blank key is refused
      * @throws io.github.limiter.RateLimitExpressionException if an expression of the limit fails
@@ -151,9 +152,13 @@ final class RateLimitInterceptor implements MethodInterceptor {
     @Nullable LimitRequest request(LimitSpec declared, Method method, @Nullable Object[] args,
             @Nullable BlankKey blankKey) {
         // which of the limit's expressions is evaluated, should one fail
-        String attribute = "policy";
+        String attribute = "condition";
         LimitSpec spec = declared;
         try {
+            if (!declared.appliesTo(method, args)) {
+                return null;
+            }
+            attribute = "policy";
             spec = declared.forCall(method, args);
             attribute = "key";
             String key = spec.key().resolve(method, args);

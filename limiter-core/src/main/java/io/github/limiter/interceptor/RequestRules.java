@@ -98,7 +98,7 @@ public final class RequestRules {
     /** The variables the rule's expressions read, which say what a request must resolve for it. */
     private Set<String> read(String properties, RateLimit attributes) {
         Set<String> read = new HashSet<>();
-        for (String text : new String[] { attributes.key(), attributes.cost(), attributes.zone(),
+        for (String text : new String[] { attributes.key(), attributes.cost(), attributes.zone(), attributes.condition(),
                 PolicyChoice.isChoice(attributes.policy()) ? PolicyChoice.expression(attributes.policy()) : "" }) {
             if (!text.isBlank() && !text.trim().matches("-?\\d{1,18}")) {
                 try {
