@@ -172,6 +172,13 @@ public class LimiterWebProperties {
         private String cost = "";
 
         /**
+         * SpEL condition over the request's variables: only a request for which it is true is
+         * limited by the rule, such as #headers['X-Internal'] == null. Blank, the default: every
+         * request the rule matches.
+         */
+        private String condition = "";
+
+        /**
          * What a request whose key is blank gets: reject (400) or skip (not counted). Defaults to
          * limiter.blank-key.
          */
@@ -215,6 +222,14 @@ public class LimiterWebProperties {
 
         public void setCost(String cost) {
             this.cost = cost;
+        }
+
+        public String getCondition() {
+            return this.condition;
+        }
+
+        public void setCondition(String condition) {
+            this.condition = condition;
         }
 
         public @Nullable BlankKey getBlankKey() {

@@ -31,6 +31,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -200,6 +201,28 @@ class UrlRulesWebIntegrationTests {
         assertThat(http.get("/downloads/a").statusCode()).as("the third of two").isEqualTo(429);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+    void aConditionLeavesARequestOutOfItsLimitWithoutHeaders(WebApplicationType type) {
+        ConfigurableApplicationContext app = app(type);
+        String prefix = app.getEnvironment().getProperty("limiter.key-prefix");
+        LocalHttp http = http(app);
+        Map<String, String> internal = Map.of("X-Internal", "yes");
+        for (String path : new String[] { "/partners/a", "/conditional?internal=true" }) {
+            HttpResponse<String> left = http.send("GET", path, internal, null);
+            assertThat(left.statusCode()).isEqualTo(200);
+            assertThat(left.headers().firstValue("X-RateLimit-Limit")).as(path).isEmpty();
+            assertThat(left.headers().firstValue("RateLimit-Policy")).as(path).isEmpty();
+        }
+        assertThat(redis.keys(prefix + "{partners:*")).isEmpty();
+        assertThat(redis.keys(prefix + "{conditional:*")).isEmpty();
+        for (String path : new String[] { "/partners/a", "/conditional?internal=false" }) {
+            HttpResponse<String> counted = http.send("GET", path, Map.of(), null);
+            assertThat(counted.statusCode()).isEqualTo(200);
+            assertThat(counted.headers().firstValue("X-RateLimit-Remaining")).as(path).hasValue("4");
+        }
+    }
+
     /** The application of a stack, started at its first test: the tests' rules and keys are their own. */
     private static ConfigurableApplicationContext app(WebApplicationType type) {
         return apps.computeIfAbsent(type, (stack) -> start(stack, "url-rules-" + UUID.randomUUID() + ":"));
@@ -241,7 +264,10 @@ class UrlRulesWebIntegrationTests {
                 "--limiter.policies.downloads.max=5", "--limiter.policies.downloads.algorithm=sliding-log",
                 "--limiter.web.rules.downloads.paths=/downloads/**", "--limiter.web.rules.downloads.key=#clientIp",
                 "--limiter.web.rules.downloads.policy=downloads",
-                "--management.endpoint.ratelimits.access=unrestricted"));
+                "--management.endpoint.ratelimits.access=unrestricted",
+                "--limiter.web.rules.partners.paths=/partners/**", "--limiter.web.rules.partners.key=#clientIp",
+                "--limiter.web.rules.partners.condition=#headers['X-Internal'] == null",
+                "--limiter.web.rules.partners.window=1m", "--limiter.web.rules.partners.max=5"));
         args.addAll(List.of(more));
         return new SpringApplicationBuilder(RulesApp.class).web(type)
             .bannerMode(Banner.Mode.OFF)
@@ -272,7 +298,7 @@ class UrlRulesWebIntegrationTests {
     static class RulesHandlers {
 
         @GetMapping({ "/api/items", "/other", "/keyed/x", "/hostile/x", "/skipped/x", "/failing/x", "/downloads/a",
-            "/bulk/one", "/bulk/two", "/tenants/acme/orders" })
+            "/bulk/one", "/bulk/two", "/partners/a", "/tenants/acme/orders" })
         public Mono<String> answer() {
             return Mono.just("answer");
         }
@@ -280,6 +306,12 @@ class UrlRulesWebIntegrationTests {
         @PostMapping("/tenants/acme/orders")
         public Mono<String> order(@ModelAttribute Order order) {
             return Mono.just("ordered " + order.getSku());
+        }
+
+        @GetMapping("/conditional")
+        @RateLimit(name = "conditional", key = "#clientIp", window = "1m", max = 5, condition = "!#internal")
+        public Mono<String> conditional(@RequestParam boolean internal) {
+            return Mono.just("answer");
         }
 
         @GetMapping("/annotated")

@@ -121,6 +121,7 @@ final class UrlRules {
         attributes.put("key", rule.getKey());
         attributes.put("policy", rule.getPolicy());
         attributes.put("cost", rule.getCost());
+        attributes.put("condition", rule.getCondition());
         if (rule.getWindow() != null) {
             attributes.put("window", rule.getWindow().toString());
         }
