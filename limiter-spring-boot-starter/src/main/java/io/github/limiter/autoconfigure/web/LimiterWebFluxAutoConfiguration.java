@@ -51,6 +51,12 @@ public final class LimiterWebFluxAutoConfiguration {
         return RateLimitExceptionHandler.of(properties.getWeb());
     }
 
+    /** Answers the refusals of limited beans that functional endpoints call, which no controller advice sees. */
+    @Bean
+    RateLimitWebExceptionHandler limiterWebExceptionHandler(RateLimitExceptionHandler rateLimitExceptionHandler) {
+        return new RateLimitWebExceptionHandler(rateLimitExceptionHandler);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     RateLimitHeadersWebFilter rateLimitHeadersWebFilter(LimiterProperties properties) {

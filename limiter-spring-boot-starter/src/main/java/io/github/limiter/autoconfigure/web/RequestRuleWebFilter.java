@@ -131,7 +131,8 @@ final class RequestRuleWebFilter implements WebFilter, Ordered {
         return all;
     }
 
-    private static Mono<Void> answer(ServerWebExchange exchange, RateLimitExceptionHandler.Answer answer) {
+    /** Writes an answer as the problem detail's JSON: a rule's refusal, or a refusal no advice handled. */
+    static Mono<Void> answer(ServerWebExchange exchange, RateLimitExceptionHandler.Answer answer) {
         ServerHttpResponse response = exchange.getResponse();
         response.setStatusCode(answer.status());
         answer.headers().forEach((name, values) -> response.getHeaders().put(name, values));

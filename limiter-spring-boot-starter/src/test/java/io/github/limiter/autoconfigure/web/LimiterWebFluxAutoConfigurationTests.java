@@ -30,6 +30,7 @@ class LimiterWebFluxAutoConfigurationTests {
     void answersRateLimitExceptionsAndWritesHeadersInReactiveApplications() {
         this.runner.run(context -> {
             assertThat(context).hasSingleBean(RateLimitExceptionHandler.class);
+            assertThat(context).as("functional endpoints' refusals").hasSingleBean(RateLimitWebExceptionHandler.class);
             assertThat(context).hasSingleBean(RateLimitHeadersWebFilter.class);
         });
     }
