@@ -29,9 +29,11 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The HTTP benchmark's application: four GET endpoints on Tomcat, each taking a {@code user}
+ * The HTTP benchmark's application: five GET endpoints on Tomcat, each taking a {@code user}
  * parameter and answering {@code ok}, or 429 when refused. Every limit is a window of 60 s with a
- * max no user of the benchmark reaches, so every request is allowed and decided in Redis.
+ * max no user of the benchmark reaches, so every request is allowed and decided in Redis. The
+ * {@code /limited} endpoint is limited by an annotation, {@code /rule} by the same limit as a URL
+ * rule ({@link #RULE}): the two differ only in that.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
@@ -41,6 +43,15 @@ class HttpBenchmarkApp {
     static final int MAX = 100_000_000;
 
     static final Duration WINDOW = Duration.ofSeconds(60);
+
+    /**
+     * The limit of {@code /limited}'s annotation as a URL rule of {@code limiter.web.rules} on
+     * {@code /rule}: the same algorithm (the default fixed window), window and max, keyed by the same
+     * {@code user} parameter, under a limit id as long as the annotation's.
+     */
+    static final List<String> RULE = List.of("--limiter.web.rules.rule.paths=/rule",
+            "--limiter.web.rules.rule.key=#params['user']", "--limiter.web.rules.rule.window=60s",
+            "--limiter.web.rules.rule.max=" + MAX);
 
     /**
      * Bucket4j on a connection of Boot's own Lettuce client, byte values as Bucket4j needs; the
@@ -91,6 +102,12 @@ class HttpBenchmarkApp {
         @GetMapping("/limited")
         @RateLimit(name = "http", key = "#user", window = "60s", max = MAX)
         public String limited(@RequestParam String user) {
+            return "ok";
+        }
+
+        /** Limited by {@link HttpBenchmarkApp#RULE}, ahead of Spring MVC: otherwise {@code /unlimited}. */
+        @GetMapping("/rule")
+        public String rule(@RequestParam String user) {
             return "ok";
         }
 

@@ -25,15 +25,20 @@ import org.springframework.context.ConfigurableApplicationContext;
  * warm-up of one run per endpoint (not reported), then rounds in alternating order. Prints a Markdown table of each endpoint's median and
  * spread over the rounds, the ratios taken within each round.
  *
- * <p>{@code -Dlimiter.benchmarks.http.seconds} sets each run's length (10), and
- * {@code -Dlimiter.benchmarks.http.rounds} the rounds (3).
+ * <p>{@code -Dlimiter.benchmarks.http.seconds} sets each run's length (10),
+ * {@code -Dlimiter.benchmarks.http.rounds} the rounds (3), and
+ * {@code -Dlimiter.benchmarks.http.endpoints} the endpoints, comma-separated (all five).
  */
 public final class HttpBenchmarkMain {
 
     /** Commands that carry others, or this program's own reads and connections. */
     private static final Pattern NOT_DATA = Pattern.compile("evalsha|eval|info|hello|ping|client.*|command.*");
 
-    private static final List<String> ENDPOINTS = List.of("unlimited", "limited", "hand-written", "bucket4j");
+    private static final List<String> ALL_ENDPOINTS = List.of("unlimited", "limited", "rule", "hand-written",
+            "bucket4j");
+
+    private static final List<String> ENDPOINTS = endpoints(
+            System.getProperty("limiter.benchmarks.http.endpoints", String.join(",", ALL_ENDPOINTS)));
 
     private static final String DEBIAN_REDIS = "/usr/bin/redis-server";
 
@@ -81,10 +86,22 @@ public final class HttpBenchmarkMain {
         }
     }
 
+    private static List<String> endpoints(String names) {
+        List<String> endpoints = List.of(names.split("\\s*,\\s*"));
+        List<String> unknown = endpoints.stream().filter(endpoint -> !ALL_ENDPOINTS.contains(endpoint)).toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("limiter.benchmarks.http.endpoints names " + unknown
+                    + ", which are not among " + ALL_ENDPOINTS);
+        }
+        return endpoints;
+    }
+
     private static ConfigurableApplicationContext startApp(EmbeddedRedis redis) {
-        return new SpringApplication(HttpBenchmarkApp.class).run("--spring.main.banner-mode=off", "--server.port=0",
+        List<String> args = new ArrayList<>(List.of("--spring.main.banner-mode=off", "--server.port=0",
                 "--server.address=127.0.0.1", "--spring.data.redis.host=" + redis.host(),
-                "--spring.data.redis.port=" + redis.port(), "--logging.level.root=WARN");
+                "--spring.data.redis.port=" + redis.port(), "--logging.level.root=WARN"));
+        args.addAll(HttpBenchmarkApp.RULE);
+        return new SpringApplication(HttpBenchmarkApp.class).run(args.toArray(String[]::new));
     }
 
     /**
@@ -123,14 +140,16 @@ public final class HttpBenchmarkMain {
         StringBuilder out = new StringBuilder(String.format(
                 "%d rounds of %d s per endpoint, 64 connections, 10,000 users; median (lowest, highest) over the "
                         + "rounds, ratios taken within each round%n%n", rounds.size(), duration.toSeconds()))
-            .append("| endpoint | req/s | vs unlimited | vs hand-written | vs Bucket4j | p50 ms | p99 ms | Redis CPU us/req "
-                    + "| vs hand-written | Redis script us/req | app CPU us/req | wrk CPU us/req | script calls/req "
-                    + "| commands/req | not 2xx | socket errors |\n")
-            .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            .append("| endpoint | req/s | vs unlimited | vs limited | vs hand-written | vs Bucket4j | p50 ms | p99 ms "
+                    + "| Redis CPU us/req | vs hand-written | Redis script us/req | app CPU us/req | vs limited "
+                    + "| wrk CPU us/req | script calls/req | commands/req | not 2xx | socket errors |\n")
+            .append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+                    + "| --- |\n");
         for (String endpoint : ENDPOINTS) {
             out.append("| ").append(endpoint)
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().perSecond(), "%,.0f"))
                 .append(" | ").append(ratio(rounds, endpoint, "unlimited", run -> run.wrk().perSecond()))
+                .append(" | ").append(ratio(rounds, endpoint, "limited", run -> run.wrk().perSecond()))
                 .append(" | ").append(ratio(rounds, endpoint, "hand-written", run -> run.wrk().perSecond()))
                 .append(" | ").append(ratio(rounds, endpoint, "bucket4j", run -> run.wrk().perSecond()))
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().p50(), "%.2f"))
@@ -139,6 +158,7 @@ public final class HttpBenchmarkMain {
                 .append(" | ").append(endpoint.equals("unlimited") ? "" : ratio(rounds, endpoint, "hand-written", Run::redisCpu))
                 .append(" | ").append(spread(rounds, endpoint, Run::redisScripts, "%.2f"))
                 .append(" | ").append(spread(rounds, endpoint, Run::appCpu, "%.1f"))
+                .append(" | ").append(ratio(rounds, endpoint, "limited", Run::appCpu))
                 .append(" | ").append(spread(rounds, endpoint, run -> run.wrk().cpuMicros(), "%.1f"))
                 .append(" | ").append(spread(rounds, endpoint, Run::scriptCalls, "%.3f"))
                 .append(" | ").append(spread(rounds, endpoint, Run::commands, "%.2f"))
@@ -156,6 +176,9 @@ public final class HttpBenchmarkMain {
     }
 
     private static String ratio(List<Map<String, Run>> rounds, String endpoint, String base, ToDoubleFunction<Run> value) {
+        if (!ENDPOINTS.contains(base)) {
+            return "";
+        }
         return BenchmarkMain.spread(rounds.stream()
             .map(round -> value.applyAsDouble(round.get(endpoint)) / value.applyAsDouble(round.get(base)))
             .toList(), "%.2f", "x");

@@ -25,7 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The sample's login under its limits of failed attempts (5 per user and 20 per client address in 15
  * minutes), over real HTTP on a real Redis: wrong passwords count, right ones do not; past a limit
  * the login is answered 429 with {@code Retry-After}, the right password too; a banned user's login
- * is answered 403 whatever the password.
+ * is answered 403 whatever the password. And under the URL rule {@code logins} of
+ * {@code application.yml}: every login request of an address counts, and the 61st in a minute is
+ * refused before the controller sees it.
  */
 @WithRedis
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -52,8 +54,9 @@ class LoginLimitsIntegrationTests {
     @BeforeEach
     void start() {
         this.client = new SampleClient(this.port);
-        // every test logs in from this machine's address: each starts with no failed login counted
-        Set<String> counts = this.redis.keys(PREFIX + "{login.*");
+        // every test logs in from this machine's address: each starts with no login counted, failed
+        // (login.user, login.address) or any (logins)
+        Set<String> counts = this.redis.keys(PREFIX + "{login*");
         if (counts != null && !counts.isEmpty()) {
             this.redis.delete(counts);
         }
@@ -110,6 +113,42 @@ class LoginLimitsIntegrationTests {
         assertThat(FixedWindows.count(this.redis, PREFIX + "{" + LoginAttempts.BY_USER + ":alice}"))
             .as("her one login succeeded and gave its permit back; the banned attempts were not counted")
             .isZero();
+    }
+
+    @Test
+    void theRuleCountsEveryLoginOfAnAddressAndRefusesThe61stInAMinuteBeforeTheController() {
+        String admin = this.client.token("admin");
+        HttpResponse<String> limits = this.client.get("/actuator/ratelimits", admin);
+        assertThat(limits.body()).as("the rule, listed with the annotated limits")
+            .contains("\"limitId\":\"logins\",\"method\":\"POST /api/login\",\"key\":\"#clientIp\"");
+        assertThat(this.client.login("carol").statusCode()).isEqualTo(200);
+        // requests the controller refuses count too: the rule counts them before it sees them
+        for (int login = 3; login <= 59; login++) {
+            assertThat(this.client.login("", "guess").statusCode()).as("login %d", login).isEqualTo(400);
+        }
+        HttpResponse<String> sixtieth = this.client.login("carol");
+        assertThat(sixtieth.statusCode()).isEqualTo(200);
+
+        HttpResponse<String> refused = this.client.login("carol");
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow()))
+            .as("seconds until the first of the 60 leaves the minute").isPositive().isLessThanOrEqualTo(60);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(refused.headers().firstValue("RateLimit-Policy")).hasValue("\"logins\";q=60;w=60");
+        assertThat(refused.headers().firstValue("X-RateLimit-Remaining")).hasValue("0");
+        assertThat(refused.body()).contains("\"type\":\"https://limiter.github.io/problems/rate-limit-exceeded\"",
+                "\"title\":\"Rate limit exceeded\"", "\"status\":429", "\"instance\":\"/api/login\"",
+                "\"limitId\":\"logins\"", "\"limit\":60", "\"banned\":false");
+        assertThat(this.client.login("admin", "guess").statusCode()).as("a wrong password, refused as well")
+            .isEqualTo(429);
+        assertThat(FixedWindows.count(this.redis, PREFIX + "{" + LoginAttempts.BY_ADDRESS + ":127.0.0.1}"))
+            .as("the refused logins never reached the password check").isZero();
+        assertThat(this.client.get("/actuator/ratelimits/logins/127.0.0.1", admin).body())
+            .as("the address's 60 logins, as the admin sees them").contains("\"count\":60");
+
+        // the admin, logged in before, forgets the address's logins, on every instance
+        assertThat(this.client.delete("/actuator/ratelimits/logins/127.0.0.1", admin).statusCode()).isEqualTo(200);
+        assertThat(this.client.login("carol").statusCode()).isEqualTo(200);
     }
 
     @Test
