@@ -1,5 +1,6 @@
 package io.github.limiter.autoconfigure;
 
+import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.annotation.RateLimit;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +36,15 @@ class InvalidRateLimitFailureAnalyzerTests {
                 + "interface-based proxy; calls to it would never be limited. Remove final from the method.");
         assertThat(analysis.getAction()).isEqualTo("Make the method named above overridable: neither it nor its "
                 + "class final (in Kotlin, open, or opened by the kotlin-spring compiler plugin).");
+    }
+
+    @Test
+    void anInvalidUrlRuleIsReportedWithThePropertyToCorrect() {
+        FailureAnalysis analysis = new InvalidRateLimitFailureAnalyzer().analyze(new IllegalStateException(
+                new InvalidRateLimitException("Invalid rate-limit rule: limiter.web.rules.login.paths = '' is required",
+                        "paths", "", null)));
+        assertThat(analysis.getAction())
+            .isEqualTo("Correct limiter.web.rules.login.paths, named above, in the application's configuration.");
     }
 
     private static FailureAnalysis analyze(Class<?> application) {
