@@ -181,6 +181,9 @@ class UrlRulesWebIntegrationTests {
         HttpResponse<String> refused = http.get("/bulk/one");
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(JsonParserFactory.getJsonParser().parseMap(refused.body())).containsEntry("limitId", "bulk-one");
+        // the rule that did not refuse says when its own window resets, not a wait of 0
+        assertThat(refused.headers().firstValue("RateLimit").orElseThrow().split(", "))
+            .anySatisfy((entry) -> assertThat(entry).matches("\"bulk\";r=2;t=(5[0-9]|60)"));
         // the refused request took nothing from the other rule: two of its three are left
         HttpResponse<String> other = http.get("/bulk/two");
         assertThat(other.statusCode()).isEqualTo(200);

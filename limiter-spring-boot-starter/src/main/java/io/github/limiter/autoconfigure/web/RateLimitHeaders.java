@@ -69,9 +69,14 @@ final class RateLimitHeaders {
         return Duration.between(calendar.start(now, limit.zone()), calendar.end(now, limit.zone()));
     }
 
-    /** A rejected caller learns when it may call again; an allowed one when its window resets. */
+    /**
+     * A rejected caller learns when it may call again; an allowed one when its window resets, and
+     * so does a limit that would have allowed a call another limit refused (it has no wait of its
+     * own: nothing was counted under it).
+     */
     private static Duration resetOrRetry(Decision decision) {
-        return decision.allowed() ? decision.resetAfter() : decision.retryAfter();
+        return (decision.allowed() || decision.retryAfter().isZero()) ? decision.resetAfter()
+                : decision.retryAfter();
     }
 
     /** The limit id as a quoted string of the header's grammar: characters it cannot hold become {@code _}. */
