@@ -89,7 +89,10 @@ class ReactiveWebIntegrationTests {
                     "--limiter.key-prefix=reactive-web-" + UUID.randomUUID() + ":",
                     "--limiter.policies.reads.window=1m", "--limiter.policies.reads.max=2",
                     "--limiter.policies.reads.alert-at=1", "--limiter.policies.reads.ban-for=10m",
-                    "--limiter.web.headers=both", "--limiter.redis.timeout=" + redisTimeout.toMillis() + "ms");
+                    "--limiter.web.headers=both", "--limiter.redis.timeout=" + redisTimeout.toMillis() + "ms",
+                    "--limiter.web.rules.elsewhere.paths=/elsewhere", "--limiter.web.rules.elsewhere.key=#params['user']",
+                    "--limiter.web.rules.elsewhere.blank-key=skip", "--limiter.web.rules.elsewhere.window=1m",
+                    "--limiter.web.rules.elsewhere.max=2");
     }
 
     @AfterAll
@@ -227,8 +230,23 @@ class ReactiveWebIntegrationTests {
      * terminated"); a response committed off the connection's event loop, as a limited handler's was
      * on the Redis client's thread, left that gap open.
      */
+    /** A URL rule's web filter reads the request and decides without blocking, allowed and refused. */
     @Test
     @Order(7)
+    void aUrlRuleDecidesWithoutBlocking() {
+        String path = "/elsewhere?user=" + this.user;
+        assertThat(get(path).header("X-RateLimit-Remaining")).hasValue("1");
+        assertThat(get(path).header("X-RateLimit-Remaining")).hasValue("0");
+        Response refused = get(path);
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(refused.header("Retry-After")).isPresent();
+        assertThat(refused.body()).contains("\"limitId\":\"elsewhere\"");
+        assertThat(get("/elsewhere").body()).as("no user: skipped").isEqualTo("answered elsewhere");
+        assertNothingBlocked();
+    }
+
+    @Test
+    @Order(8)
     void hundredsOfRequestsOnOneKeptAliveConnectionAreEachAnsweredInTime() {
         try (KeptAliveConnection kept = new KeptAliveConnection(port(context), ANSWER_BOUND)) {
             for (int round = 0; round < 30; round++) {
@@ -251,7 +269,7 @@ class ReactiveWebIntegrationTests {
 
     // last: closing a second application disposes Reactor Netty's global event loops, the first one's too
     @Test
-    @Order(8)
+    @Order(9)
     void whileRedisIsDownCallsFollowTheirOnFailureSettingWithoutBlocking() throws Exception {
         // an instance whose Redis is not there: started while it was down, as after a crash
         int nothingListens;
