@@ -15,6 +15,7 @@ import io.github.limiter.test.LocalHttp;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.publisher.Mono;
@@ -226,6 +227,21 @@ class UrlRulesWebIntegrationTests {
         }
     }
 
+    @Test
+    void twoInstancesShareARulesCount() {
+        ConfigurableApplicationContext first = app(WebApplicationType.SERVLET);
+        String prefix = first.getEnvironment().getProperty("limiter.key-prefix");
+        try (ConfigurableApplicationContext second = start(WebApplicationType.SERVLET, prefix)) {
+            LocalHttp one = http(first);
+            LocalHttp other = http(second);
+            assertThat(one.get("/shared/a").headers().firstValue("X-RateLimit-Remaining")).hasValue("2");
+            assertThat(other.get("/shared/a").headers().firstValue("X-RateLimit-Remaining")).hasValue("1");
+            assertThat(one.get("/shared/a").headers().firstValue("X-RateLimit-Remaining")).hasValue("0");
+            assertThat(other.get("/shared/a").statusCode()).as("the fourth, on either instance").isEqualTo(429);
+            assertThat(one.get("/shared/a").statusCode()).isEqualTo(429);
+        }
+    }
+
     /** The application of a stack, started at its first test: the tests' rules and keys are their own. */
     private static ConfigurableApplicationContext app(WebApplicationType type) {
         return apps.computeIfAbsent(type, (stack) -> start(stack, "url-rules-" + UUID.randomUUID() + ":"));
@@ -270,7 +286,10 @@ class UrlRulesWebIntegrationTests {
                 "--management.endpoint.ratelimits.access=unrestricted",
                 "--limiter.web.rules.partners.paths=/partners/**", "--limiter.web.rules.partners.key=#clientIp",
                 "--limiter.web.rules.partners.condition=#headers['X-Internal'] == null",
-                "--limiter.web.rules.partners.window=1m", "--limiter.web.rules.partners.max=5"));
+                "--limiter.web.rules.partners.window=1m", "--limiter.web.rules.partners.max=5",
+                "--limiter.web.rules.shared.paths=/shared/**", "--limiter.web.rules.shared.key=#clientIp",
+                "--limiter.web.rules.shared.window=1m", "--limiter.web.rules.shared.max=3",
+                "--limiter.web.rules.shared.algorithm=sliding-log"));
         args.addAll(List.of(more));
         return new SpringApplicationBuilder(RulesApp.class).web(type)
             .bannerMode(Banner.Mode.OFF)
@@ -301,7 +320,8 @@ class UrlRulesWebIntegrationTests {
     static class RulesHandlers {
 
         @GetMapping({ "/api/items", "/other", "/keyed/x", "/hostile/x", "/skipped/x", "/failing/x", "/downloads/a",
-            "/bulk/one", "/bulk/two", "/partners/a", "/tenants/acme/orders" })
+            "/bulk/one", "/bulk/two", "/partners/a", "/shared/a",
+            "/tenants/acme/orders" })
         public Mono<String> answer() {
             return Mono.just("answer");
         }
