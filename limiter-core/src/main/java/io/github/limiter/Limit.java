@@ -35,10 +35,12 @@ import org.jspecify.annotations.Nullable;
  * length
  * @param zone the zone whose calendar counts, {@code UTC} if {@code null}; {@code null} for a limit
  * without a calendar
+ * @param burst for a token bucket, the tokens it holds, from {@code max} up: it refills {@code max}
+ * per window and lets a key that saved up take {@code burst} at once; 0 for {@code max}
  * @since 0.1.0
  */
 public record Limit(Algorithm algorithm, long max, Duration window, long alertAt, @Nullable Duration banFor,
-        Mode mode, @Nullable CalendarWindow calendar, @Nullable ZoneId zone) {
+        Mode mode, @Nullable CalendarWindow calendar, @Nullable ZoneId zone, long burst) {
 
     /**
      * Validates the components.
@@ -50,6 +52,7 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
      * @param mode the mode
      * @param calendar the calendar period, or {@code null}
      * @param zone the calendar's zone, or {@code null}
+     * @param burst a token bucket's burst, or 0
      * @throws IllegalArgumentException if a component is invalid
      */
     public Limit {
@@ -73,10 +76,39 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
         Objects.requireNonNull(window, "window must not be null");
         LimitChecks.Problem problem = LimitChecks.check(algorithm, window, max, (alertAt != 0) ? alertAt : null,
                 banFor);
+        if (problem == null) {
+            problem = LimitChecks.burstProblem(algorithm, window, max, burst);
+        }
         if (problem != null) {
             throw new IllegalArgumentException(problem.field().attribute() + " " + problem.value() + " "
                     + problem.message());
         }
+    }
+
+    /**
+     * A limit without a burst of its own.
+     * @param algorithm how calls are counted
+     * @param max the calls allowed per window
+     * @param window the window's length
+     * @param alertAt the alert threshold, or 0
+     * @param banFor the ban's length, or {@code null}
+     * @param mode the mode
+     * @param calendar the calendar period, or {@code null}
+     * @param zone the calendar's zone, or {@code null}
+     * @throws IllegalArgumentException if a component is invalid
+     */
+    public Limit(Algorithm algorithm, long max, Duration window, long alertAt, @Nullable Duration banFor,
+            Mode mode, @Nullable CalendarWindow calendar, @Nullable ZoneId zone) {
+        this(algorithm, max, window, alertAt, banFor, mode, calendar, zone, 0);
+    }
+
+    /**
+     * Returns the tokens a key may take at once: the burst of a token bucket that has one, else
+     * {@code max}.
+     * @return the capacity
+     */
+    public long capacity() {
+        return (this.burst > 0) ? this.burst : this.max;
     }
 
     /**
@@ -126,7 +158,7 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
      */
     public Limit withAlgorithm(Algorithm algorithm) {
         return new Limit(algorithm, this.max, this.window, this.alertAt, this.banFor, this.mode, this.calendar,
-                this.zone);
+                this.zone, this.burst);
     }
 
     /**
@@ -136,7 +168,7 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
      */
     public Limit withAlertAt(long alertAt) {
         return new Limit(this.algorithm, this.max, this.window, alertAt, this.banFor, this.mode, this.calendar,
-                this.zone);
+                this.zone, this.burst);
     }
 
     /**
@@ -146,7 +178,8 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
      */
     public Limit withBanFor(Duration banFor) {
         return new Limit(this.algorithm, this.max, this.window, this.alertAt,
-                Objects.requireNonNull(banFor, "banFor must not be null"), this.mode, this.calendar, this.zone);
+                Objects.requireNonNull(banFor, "banFor must not be null"), this.mode, this.calendar, this.zone,
+                this.burst);
     }
 
     /**
@@ -156,7 +189,7 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
      */
     public Limit withMode(Mode mode) {
         return new Limit(this.algorithm, this.max, this.window, this.alertAt, this.banFor, mode, this.calendar,
-                this.zone);
+                this.zone, this.burst);
     }
 
     /**
@@ -167,7 +200,19 @@ public record Limit(Algorithm algorithm, long max, Duration window, long alertAt
      */
     public Limit withZone(ZoneId zone) {
         return new Limit(this.algorithm, this.max, this.window, this.alertAt, this.banFor, this.mode, this.calendar,
-                Objects.requireNonNull(zone, "zone must not be null"));
+                Objects.requireNonNull(zone, "zone must not be null"), this.burst);
+    }
+
+    /**
+     * Returns a copy of a token bucket that holds up to {@code burst} tokens, refilled at
+     * {@code max} per window.
+     * @param burst the tokens a key may take at once, at least {@code max}
+     * @return the new limit
+     * @throws IllegalArgumentException if this limit is no token bucket, or the burst is below max
+     */
+    public Limit withBurst(long burst) {
+        return new Limit(this.algorithm, this.max, this.window, this.alertAt, this.banFor, this.mode, this.calendar,
+                this.zone, burst);
     }
 
     /**

@@ -162,6 +162,35 @@ public final class LimitChecks {
     }
 
     /**
+     * Returns why a burst is invalid, or {@code null}: a burst is a token bucket's, at least its
+     * {@code max}, and its tokens times the window in milliseconds stay exact in the script.
+     * @param algorithm the algorithm
+     * @param window the window
+     * @param max the calls allowed per window
+     * @param burst the burst, or 0 for none
+     * @return the problem, or {@code null}
+     */
+    public static @Nullable Problem burstProblem(Algorithm algorithm, Duration window, long max, long burst) {
+        if (burst == 0) {
+            return null;
+        }
+        if (algorithm != Algorithm.TOKEN_BUCKET) {
+            return new Problem(Field.BURST, Long.toString(burst), "is a token bucket's: " + algorithm
+                    + " allows max calls per window, with no bucket to save them in; use algorithm TOKEN_BUCKET");
+        }
+        if (burst < max) {
+            return new Problem(Field.BURST, Long.toString(burst), "is below max (" + max + "): a bucket holds at least "
+                    + "what it refills in a window");
+        }
+        long largest = largestMax(algorithm, window);
+        if (burst > largest) {
+            return new Problem(Field.BURST, Long.toString(burst), "is too large to count exactly with a window of "
+                    + window.toMillis() + "ms; at most " + largest);
+        }
+        return null;
+    }
+
+    /**
      * Returns the largest max an algorithm counts exactly for a window: the two-counter and bucket
      * algorithms multiply max by the window in milliseconds (three times, at most); the fixed
      * window's count stays below 2^51, where the script marks a window with a ban.
@@ -198,7 +227,10 @@ public final class LimitChecks {
         ALERT_AT("alertAt", "alert-at"),
 
         /** The ban's length. */
-        BAN_FOR("banFor", "ban-for");
+        BAN_FOR("banFor", "ban-for"),
+
+        /** A token bucket's burst. */
+        BURST("burst", "burst");
 
         private final String attribute;
 

@@ -17,7 +17,8 @@
 --            period ends: for a calendar limit (a fixed window), the ends in ms since 1970 of the
 --            calendar period before the one the application's clock is in, of that one and of the
 --            next; the call counts in the first that Redis's clock has not passed (period_of);
---            0 0 0 for a limit without a calendar
+--            0 0 0 for a limit without a calendar; for a token bucket (never a calendar limit),
+--            its burst (the tokens its bucket holds; 0: max) and 0 0
 --
 -- Reply for 'acquire': six integers per limit, in order:
 --   outcome      0 allowed, 1 rejected (past max), 2 banned, 3 allowed by this limit but the call
@@ -82,7 +83,11 @@ local function decide(ko, ao, reply)
                 cost = tonumber(ARGV[a + 4]), alert_at = tonumber(ARGV[a + 5]), ban_ms = tonumber(ARGV[a + 6]),
                 shadow = tonumber(ARGV[a + 7]) == 1 }
     if ARGV[a + 8] ~= '0' then
-      l.ends = { tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]) }
+      if l.algorithm == 4 then
+        l.burst = tonumber(ARGV[a + 8])
+      else
+        l.ends = { tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]) }
+      end
     end
     local s = ALGORITHMS[l.algorithm].check(l)
     s.ban = ttl_of(l.ban_key, math.max(l.ban_ms, l.window))

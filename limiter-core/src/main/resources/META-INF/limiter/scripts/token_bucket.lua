@@ -1,5 +1,5 @@
--- TOKEN_BUCKET (4): a bucket of max tokens refilled at max per window; bursts up to max, then a
--- smooth rate. A hash per key: the tokens in use u, in tokens x window (so that refill, max tokens
+-- TOKEN_BUCKET (4): a bucket of max tokens (or of its burst, l.burst, when it has one) refilled at
+-- max per window; bursts up to what it holds, then a smooth rate. A hash per key: the tokens in use u, in tokens x window (so that refill, max tokens
 -- per window milliseconds, is max per millisecond: integers only), the time t of the last call and
 -- the window l they were counted in. Keeping the tokens in use (not the tokens left) lets a limit
 -- changed while running read the key as it is: a lower max refuses a key already past it, a higher
@@ -9,7 +9,7 @@ ALGORITHMS[4] = {
   check = function(l)
     read_clock()
     local w = l.window
-    local capacity = l.max * w
+    local capacity = (l.burst or l.max) * w
     local used = 0
     local h = redis.call('HMGET', l.state_key, 'u', 't', 'l')
     if h[1] then
@@ -18,7 +18,8 @@ ALGORITHMS[4] = {
         -- the window changed while running: the same tokens, in the new unit
         stored = math.floor(stored / tonumber(h[3]) * w)
       end
-      local elapsed = math.min(math.max(NOW_MS - tonumber(h[2]), 0), w)
+      -- no longer than a full refill takes: w for a bucket of max, more for a burst
+      local elapsed = math.min(math.max(NOW_MS - tonumber(h[2]), 0), ceil_div(capacity, l.max))
       used = math.max(stored - elapsed * l.max, 0)
     end
     local level = capacity - used

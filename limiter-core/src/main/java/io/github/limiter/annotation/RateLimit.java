@@ -125,6 +125,15 @@ public @interface RateLimit {
     Algorithm[] algorithm() default {};
 
     /**
+     * For a {@link Algorithm#TOKEN_BUCKET}, the tokens its bucket holds: it refills {@code max}
+     * per {@code window}, and a key that saved up may take up to {@code burst} at once ("10 a
+     * second, bursts of 100": {@code max = 10, window = "1s", burst = 100}). At least {@code max};
+     * {@code Retry-After} follows the refill rate. Another algorithm refuses it at start.
+     * @return the burst, or -1 for the policy's ({@code max} without one)
+     */
+    long burst() default -1;
+
+    /**
      * The permits one call takes: a whole number ({@code "5"}) or a SpEL expression evaluated on
      * each call, with the same variables as {@link #key()} ({@code "#files.size()"}). From 0 to
      * {@code max}; a call that would take more than {@code max} can never pass and is refused with

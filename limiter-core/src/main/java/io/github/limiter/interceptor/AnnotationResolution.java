@@ -34,7 +34,7 @@ import org.springframework.expression.ParseException;
 final class AnnotationResolution {
 
     private static final LimitPolicy NO_POLICY = new LimitPolicy(null, null, null, null, null, null, null, null,
-            null);
+            null, null);
 
     private static final long UNSET = -1;
 
@@ -183,7 +183,7 @@ final class AnnotationResolution {
                     problem.message() + fromPolicy(problem.field()));
         }
         Limit limit = new Limit(algorithm, max, window, (alertAt != null) ? alertAt : 0, banFor, mode(), calendar,
-                calendared.zone());
+                calendared.zone(), burst(algorithm, window, max));
         String described = (this.ruleDescription != null) ? this.ruleDescription
                 : this.targetClass.getSimpleName() + "." + this.method.getName() + "("
                         + InvalidLimits.simpleNames(SuspendFunctions.parameterTypes(this.method)) + ")";
@@ -212,6 +212,7 @@ final class AnnotationResolution {
             case MAX -> this.annotation.max() != UNSET;
             case ALERT_AT -> this.annotation.alertAt() != UNSET;
             case BAN_FOR -> !this.banFor.isBlank();
+            case BURST -> this.annotation.burst() != UNSET;
         };
     }
 
@@ -243,33 +244,35 @@ final class AnnotationResolution {
     }
 
     private @Nullable OnFailure onFailure() {
-        OnFailure[] choices = this.annotation.onFailure();
-        if (choices.length > 1) {
-            throw invalid("onFailure", Arrays.toString(choices), "names more than one choice");
-        }
-        return (choices.length == 1) ? choices[0] : this.policy.onFailure();
+        return single("onFailure", this.annotation.onFailure(), this.policy.onFailure(), "choice");
     }
 
     private Algorithm algorithm() {
-        Algorithm[] algorithms = this.annotation.algorithm();
-        if (algorithms.length > 1) {
-            throw invalid("algorithm", Arrays.toString(algorithms), "names more than one algorithm");
-        }
-        if (algorithms.length == 1) {
-            return algorithms[0];
-        }
-        return (this.policy.algorithm() != null) ? this.policy.algorithm() : Algorithm.FIXED_WINDOW;
+        Algorithm algorithm = single("algorithm", this.annotation.algorithm(), this.policy.algorithm(), "algorithm");
+        return (algorithm != null) ? algorithm : Algorithm.FIXED_WINDOW;
     }
 
     private Limit.Mode mode() {
-        Limit.Mode[] modes = this.annotation.mode();
-        if (modes.length > 1) {
-            throw invalid("mode", Arrays.toString(modes), "names more than one mode");
+        Limit.Mode mode = single("mode", this.annotation.mode(), this.policy.mode(), "mode");
+        return (mode != null) ? mode : Limit.Mode.ENFORCE;
+    }
+
+    /** The one value an array attribute names, else the policy's; an annotation names at most one. */
+    private <T> @Nullable T single(String attribute, T[] written, @Nullable T fromPolicy, String what) {
+        if (written.length > 1) {
+            throw invalid(attribute, Arrays.toString(written), "names more than one " + what);
         }
-        if (modes.length == 1) {
-            return modes[0];
+        return (written.length == 1) ? written[0] : fromPolicy;
+    }
+
+    /** A token bucket's burst, or 0 for none. */
+    private long burst(Algorithm algorithm, Duration window, long max) {
+        Long burst = (this.annotation.burst() != UNSET) ? Long.valueOf(this.annotation.burst()) : this.policy.burst();
+        LimitChecks.Problem problem = (burst != null) ? LimitChecks.burstProblem(algorithm, window, max, burst) : null;
+        if (problem != null) {
+            throw invalid("burst", problem.value(), problem.message() + fromPolicy(Field.BURST));
         }
-        return (this.policy.mode() != null) ? this.policy.mode() : Limit.Mode.ENFORCE;
+        return (burst != null) ? burst : 0;
     }
 
     private CostExpression cost(long max) {

@@ -113,8 +113,13 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
             throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have max "
                     + max + ", below its cost " + literal.cost() + ": no call could ever pass");
         }
+        LimitChecks.Problem burst = LimitChecks.burstProblem(this.limit.algorithm(), window, max, this.limit.burst());
+        if (burst != null) {
+            throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have max "
+                    + max + ", above its burst " + this.limit.burst() + ": a bucket holds at least what it refills");
+        }
         Limit overridden = new Limit(this.limit.algorithm(), max, window, alertAt, banFor, this.limit.mode(),
-                this.limit.calendar(), this.limit.zone());
+                this.limit.calendar(), this.limit.zone(), this.limit.burst());
         ActualCost.Problem unsettled = (this.actualCost != null) ? ActualCost.problem(overridden) : null;
         if (unsettled != null) {
             throw new IllegalArgumentException("limit '" + this.limitId + "' of " + this.method + " would have "

@@ -156,9 +156,17 @@ final class DecisionArguments implements ScriptCall {
         return this.numKeys + DecisionScript.LEADING_ARGS;
     }
 
-    /** The ends of the calendar's three periods around now, or three zeros for a limit without one. */
+    /**
+     * The ends of the calendar's three periods around now; for a token bucket with a burst, the
+     * burst and two zeros; else three zeros, as for every limit before bursts were.
+     */
     private static void periodEnds(byte[][] out, int at, Limit limit) {
-        if (limit.calendar() != null) {
+        if (limit.burst() > 0) {
+            out[at] = number(limit.burst());
+            out[at + 1] = SMALL[0];
+            out[at + 2] = SMALL[0];
+        }
+        else if (limit.calendar() != null) {
             long[] ends = CalendarPeriods.ends(limit, Instant.now());
             out[at] = number(ends[0]);
             out[at + 1] = number(ends[1]);

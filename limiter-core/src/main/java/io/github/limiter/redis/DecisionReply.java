@@ -63,6 +63,12 @@ final class DecisionReply {
             case DecisionScript.BANNED -> Decision.ban(request.limitId(), request.key(), max, count, retry, reset);
             default -> Decision.reject(request.limitId(), request.key(), max, count, retry, reset);
         };
+        if (request.limit().burst() > 0) {
+            // a burst's bucket holds more than a window's max: what is left is what it holds
+            decision = new Decision(decision.limitId(), decision.key(), decision.outcome(), max, count,
+                    Math.max(request.limit().burst() - count, 0), decision.retryAfter(), decision.resetAfter(), false, false,
+                    false);
+        }
         if (reply.get(at + 4) == 1L) {
             decision = decision.withAlertRaised();
         }

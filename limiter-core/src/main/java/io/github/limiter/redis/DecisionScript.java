@@ -41,7 +41,8 @@ final class DecisionScript {
 
     /**
      * Arguments per limit: algorithm, max, window, cost, alert-at, ban, shadow, and the ends of three
-     * calendar periods ({@link CalendarPeriods}), zeros for a limit without a calendar.
+     * calendar periods ({@link CalendarPeriods}); for a token bucket with a burst, the burst and two
+     * zeros (a calendar limit is a fixed window); zeros for any other limit.
      */
     static final int ARGS_PER_LIMIT = 10;
 

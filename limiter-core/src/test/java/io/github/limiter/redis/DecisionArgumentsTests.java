@@ -1,8 +1,13 @@
 package io.github.limiter.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.github.limiter.Algorithm;
+import io.github.limiter.Limit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,6 +21,22 @@ class DecisionArgumentsTests {
             Long.MAX_VALUE, -1, -1024, Long.MIN_VALUE })
     void encodesNumbersAsTheirDecimalDigits(long value) {
         assertThat(new String(DecisionArguments.number(value), StandardCharsets.US_ASCII)).isEqualTo(Long.toString(value));
+    }
+
+    @Test
+    void aTokenBucketWithoutABurstSendsTheArgumentsItSentBeforeBurstsWere() {
+        Limit bucket = Limit.of(10, Duration.ofSeconds(1)).withAlgorithm(Algorithm.TOKEN_BUCKET);
+        assertThat(arguments(bucket)).containsExactly("4", "10", "1000", "1", "0", "0", "0", "0", "0", "0");
+        assertThat(arguments(bucket.withBurst(100))).containsExactly("4", "10", "1000", "1", "0", "0", "0", "100",
+                "0", "0");
+    }
+
+    /** The arguments of one limit's acquire call, after the mode and the count of limits. */
+    private static List<String> arguments(Limit limit) {
+        byte[][] all = new DecisionArguments(DecisionScript.ACQUIRE, 1).add("{bucket:key}", limit, 1).keysAndArgs();
+        return Arrays.stream(all, DecisionScript.KEYS_PER_LIMIT + DecisionScript.LEADING_ARGS, all.length)
+            .map((bytes) -> new String(bytes, StandardCharsets.US_ASCII))
+            .toList();
     }
 
     @Test
