@@ -68,7 +68,7 @@ public class LimiterProperties implements Validator {
      * zone (Europe/Berlin, or SpEL per call) to count per calendar period instead of per window.
      * Attributes set on the annotation override the policy's.
      */
-    private Map<String, Policy> policies = new LinkedHashMap<>();
+    private Map<String, LimiterPolicyProperties> policies = new LinkedHashMap<>();
 
     /**
      * HTTP answers for calls over a limit.
@@ -149,11 +149,11 @@ public class LimiterProperties implements Validator {
         this.defaultPolicy = defaultPolicy;
     }
 
-    public Map<String, Policy> getPolicies() {
+    public Map<String, LimiterPolicyProperties> getPolicies() {
         return this.policies;
     }
 
-    public void setPolicies(Map<String, Policy> policies) {
+    public void setPolicies(Map<String, LimiterPolicyProperties> policies) {
         this.policies = policies;
     }
 
@@ -186,14 +186,24 @@ public class LimiterProperties implements Validator {
     public void validate(Object target, Errors errors) {
         LimiterProperties properties = (LimiterProperties) target;
         properties.policies.forEach((name, policy) -> {
-            Duration window = (policy.calendar != null && policy.window == null)
-                    ? policy.calendar.estimatedLength() : policy.window;
-            for (LimitChecks.Problem problem : LimitChecks.problems(policy.algorithm, window, policy.max,
-                    policy.alertAt, policy.banFor)) {
+            Duration window = (policy.getCalendar() != null && policy.getWindow() == null)
+                    ? policy.getCalendar().estimatedLength() : policy.getWindow();
+            for (LimitChecks.Problem problem : LimitChecks.problems(policy.getAlgorithm(), window, policy.getMax(),
+                    policy.getAlertAt(), policy.getBanFor())) {
                 errors.reject("limiter.policy", "limiter.policies." + name + "." + problem.field().property()
                         + " = '" + problem.value() + "' " + problem.message());
             }
             rejectCalendarProblems("limiter.policies." + name + ".", policy, errors);
+            if (policy.getBurst() != null) {
+                LimitChecks.Problem burst = LimitChecks.burstProblem(
+                        (policy.getAlgorithm() != null) ? policy.getAlgorithm() : Algorithm.FIXED_WINDOW,
+                        (window != null) ? window : Duration.ofMillis(1), (policy.getMax() != null) ? policy.getMax() : 1,
+                        policy.getBurst());
+                if (burst != null) {
+                    errors.reject("limiter.policy", "limiter.policies." + name + ".burst = '" + burst.value() + "' "
+                            + burst.message());
+                }
+            }
         });
         if (properties.defaultPolicy != null && !properties.policies.containsKey(properties.defaultPolicy)) {
             errors.reject("limiter.default-policy", "limiter.default-policy = '" + properties.defaultPolicy
@@ -223,24 +233,24 @@ public class LimiterProperties implements Validator {
     }
 
     /** A calendar excludes a window and other algorithms; a zone needs a calendar, and a zone id must name one. */
-    private static void rejectCalendarProblems(String prefix, Policy policy, Errors errors) {
-        String calendar = (policy.calendar != null) ? policy.calendar.name().toLowerCase(Locale.ROOT) : null;
-        if (calendar != null && policy.window != null) {
+    private static void rejectCalendarProblems(String prefix, LimiterPolicyProperties policy, Errors errors) {
+        String calendar = (policy.getCalendar() != null) ? policy.getCalendar().name().toLowerCase(Locale.ROOT) : null;
+        if (calendar != null && policy.getWindow() != null) {
             errors.reject("limiter.policy", prefix + "calendar = '" + calendar + "' excludes window ('"
-                    + policy.window + "'): a calendar policy counts calendar periods; set one of them");
+                    + policy.getWindow() + "'): a calendar policy counts calendar periods; set one of them");
         }
-        if (calendar != null && policy.algorithm != null && policy.algorithm != Algorithm.FIXED_WINDOW) {
+        if (calendar != null && policy.getAlgorithm() != null && policy.getAlgorithm() != Algorithm.FIXED_WINDOW) {
             errors.reject("limiter.policy", prefix + "algorithm = '"
-                    + policy.algorithm.name().toLowerCase(Locale.ROOT).replace('_', '-') + "' cannot count calendar "
+                    + policy.getAlgorithm().name().toLowerCase(Locale.ROOT).replace('_', '-') + "' cannot count calendar "
                     + calendar + " periods: a calendar policy is a fixed window by nature");
         }
-        if (policy.zone != null && calendar == null) {
-            errors.reject("limiter.policy", prefix + "zone = '" + policy.zone + "' needs a calendar: set "
+        if (policy.getZone() != null && calendar == null) {
+            errors.reject("limiter.policy", prefix + "zone = '" + policy.getZone() + "' needs a calendar: set "
                     + prefix + "calendar (day, week, month or year)");
         }
-        String zoneProblem = (policy.zone != null) ? LimitChecks.zoneProblem(policy.zone) : null;
+        String zoneProblem = (policy.getZone() != null) ? LimitChecks.zoneProblem(policy.getZone()) : null;
         if (zoneProblem != null) {
-            errors.reject("limiter.policy", prefix + "zone = '" + policy.zone + "' " + zoneProblem);
+            errors.reject("limiter.policy", prefix + "zone = '" + policy.getZone() + "' " + zoneProblem);
         }
     }
 
@@ -248,140 +258,6 @@ public class LimiterProperties implements Validator {
         if (value.isZero() || value.isNegative()) {
             errors.reject(property, property + " = '" + value + "' must be positive");
         }
-    }
-
-    /**
-     * A named policy: the settings that {@code @RateLimit(policy = "<name>")} takes its unset
-     * attributes from.
-     */
-    public static class Policy {
-
-        /**
-         * How calls are counted: fixed-window, sliding-log, sliding-window or token-bucket.
-         * Defaults to fixed-window.
-         */
-        private @Nullable Algorithm algorithm;
-
-        /**
-         * Length of the window, such as 60s or 1m. Required, unless the policy has a calendar.
-         */
-        private @Nullable Duration window;
-
-        /**
-         * Calendar period counted in instead of a window: day, week (ISO, from Monday), month or
-         * year, in the policy's zone. Excludes window; counted as a fixed window.
-         */
-        private @Nullable CalendarWindow calendar;
-
-        /**
-         * Zone whose calendar counts, for a policy with a calendar: a zone id such as
-         * Europe/Berlin, or a SpEL expression evaluated on each call such as #customer.zone().
-         * Defaults to UTC.
-         */
-        private @Nullable String zone;
-
-        /**
-         * Whether the policy's limits stop calls (enforce) or only count, alert and report what they
-         * would have rejected or banned (shadow). Defaults to enforce.
-         */
-        private Limit.@Nullable Mode mode;
-
-        /**
-         * What calls under this policy do when Redis cannot decide: allow or deny. Defaults to
-         * limiter.redis.on-failure.
-         */
-        private @Nullable OnFailure onFailure;
-
-        /**
-         * Calls allowed per key and window; the next call is rejected. May be left to the
-         * annotations that use the policy.
-         */
-        private @Nullable Long max;
-
-        /**
-         * Count after which the next call in a window raises one RateLimitAlertEvent, across all
-         * instances. Must be less than max.
-         */
-        private @Nullable Long alertAt;
-
-        /**
-         * How long a key that goes past max is banned, such as 15m. While banned, every call for
-         * the key is rejected without being counted. Needs max.
-         */
-        private @Nullable Duration banFor;
-
-        public @Nullable Algorithm getAlgorithm() {
-            return this.algorithm;
-        }
-
-        public void setAlgorithm(@Nullable Algorithm algorithm) {
-            this.algorithm = algorithm;
-        }
-
-        public @Nullable OnFailure getOnFailure() {
-            return this.onFailure;
-        }
-
-        public void setOnFailure(@Nullable OnFailure onFailure) {
-            this.onFailure = onFailure;
-        }
-
-        public Limit.@Nullable Mode getMode() {
-            return this.mode;
-        }
-
-        public void setMode(Limit.@Nullable Mode mode) {
-            this.mode = mode;
-        }
-
-        public @Nullable Duration getWindow() {
-            return this.window;
-        }
-
-        public void setWindow(@Nullable Duration window) {
-            this.window = window;
-        }
-
-        public @Nullable CalendarWindow getCalendar() {
-            return this.calendar;
-        }
-
-        public void setCalendar(@Nullable CalendarWindow calendar) {
-            this.calendar = calendar;
-        }
-
-        public @Nullable String getZone() {
-            return this.zone;
-        }
-
-        public void setZone(@Nullable String zone) {
-            this.zone = zone;
-        }
-
-        public @Nullable Long getMax() {
-            return this.max;
-        }
-
-        public void setMax(@Nullable Long max) {
-            this.max = max;
-        }
-
-        public @Nullable Long getAlertAt() {
-            return this.alertAt;
-        }
-
-        public void setAlertAt(@Nullable Long alertAt) {
-            this.alertAt = alertAt;
-        }
-
-        public @Nullable Duration getBanFor() {
-            return this.banFor;
-        }
-
-        public void setBanFor(@Nullable Duration banFor) {
-            this.banFor = banFor;
-        }
-
     }
 
 }

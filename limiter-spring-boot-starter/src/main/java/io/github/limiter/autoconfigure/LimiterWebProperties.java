@@ -139,7 +139,7 @@ public class LimiterWebProperties {
      * A limit on the requests whose paths and methods match: its key read from the request, its
      * limit inline or from a policy.
      */
-    public static class Rule extends LimiterProperties.Policy {
+    public static class Rule extends LimiterPolicyProperties {
 
         /**
          * Path patterns of the requests the rule limits, in Spring's PathPattern syntax, such as

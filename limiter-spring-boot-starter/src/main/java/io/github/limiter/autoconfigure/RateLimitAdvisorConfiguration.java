@@ -52,7 +52,7 @@ class RateLimitAdvisorConfiguration {
         properties.getPolicies()
             .forEach((name, policy) -> policies.put(name, new LimitPolicy(policy.getAlgorithm(), policy.getWindow(), policy.getMax(),
                     policy.getAlertAt(), policy.getBanFor(), policy.getMode(), policy.getOnFailure(),
-                    policy.getCalendar(), policy.getZone())));
+                    policy.getCalendar(), policy.getZone(), policy.getBurst())));
         return policies;
     }
 

@@ -360,7 +360,7 @@ class LimiterAutoConfigurationTests {
                     "limiter.policies.reads.window=PT1H")
             .run(context -> {
                 assertThat(context).hasNotFailed();
-                LimiterProperties.Policy answers = context.getBean(LimiterProperties.class).getPolicies().get("answers");
+                LimiterPolicyProperties answers = context.getBean(LimiterProperties.class).getPolicies().get("answers");
                 assertThat(answers.getWindow()).isEqualTo(Duration.ofMinutes(1));
                 assertThat(answers.getMax()).isEqualTo(20);
                 assertThat(answers.getAlertAt()).isEqualTo(10);
@@ -376,7 +376,7 @@ class LimiterAutoConfigurationTests {
                     "limiter.policies.monthly.max=10000")
             .run(context -> {
                 assertThat(context).hasNotFailed();
-                LimiterProperties.Policy monthly = context.getBean(LimiterProperties.class).getPolicies().get("monthly");
+                LimiterPolicyProperties monthly = context.getBean(LimiterProperties.class).getPolicies().get("monthly");
                 assertThat(monthly.getCalendar()).isEqualTo(CalendarWindow.MONTH);
                 assertThat(monthly.getZone()).isEqualTo("Europe/Berlin");
                 assertThat(context.getBean(RateLimitAdvisor.class).limits()).singleElement()
@@ -421,6 +421,16 @@ class LimiterAutoConfigurationTests {
         assertStartFails("limiter.policies.answers.alert-at = '20' must be less than max (20)",
                 "limiter.policies.answers.window=60s", "limiter.policies.answers.max=20",
                 "limiter.policies.answers.alert-at=20");
+    }
+
+    @Test
+    void aBurstOffATokenBucketOrBelowMaxFailsTheStart() {
+        assertStartFails("limiter.policies.partner.burst = '100' is a token bucket's: FIXED_WINDOW allows max calls",
+                "limiter.policies.partner.window=1s", "limiter.policies.partner.max=10",
+                "limiter.policies.partner.burst=100");
+        assertStartFails("limiter.policies.partner.burst = '5' is below max (10)",
+                "limiter.policies.partner.algorithm=token-bucket", "limiter.policies.partner.window=1s",
+                "limiter.policies.partner.max=10", "limiter.policies.partner.burst=5");
     }
 
     @Test

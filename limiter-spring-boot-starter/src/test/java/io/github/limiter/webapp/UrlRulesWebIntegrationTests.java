@@ -227,6 +227,24 @@ class UrlRulesWebIntegrationTests {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+    void aTokenBucketsBurstIsTakenAtOnceWhileItsHeadersSayTheRate(WebApplicationType type) {
+        LocalHttp http = http(app(type));
+        for (int call = 1; call <= 5; call++) {
+            HttpResponse<String> allowed = http.get("/burst/a");
+            assertThat(allowed.statusCode()).isEqualTo(200);
+            assertThat(allowed.headers().firstValue("X-RateLimit-Limit")).hasValue("2");
+            assertThat(allowed.headers().firstValue("X-RateLimit-Remaining")).hasValue(Integer.toString(5 - call));
+            assertThat(allowed.headers().firstValue("RateLimit-Policy")).hasValue("\"burst\";q=2;w=60");
+        }
+        HttpResponse<String> refused = http.get("/burst/a");
+        assertThat(refused.statusCode()).isEqualTo(429);
+        // one token at 2 a minute: 30 seconds
+        assertThat(refused.headers().firstValue("Retry-After")).hasValueSatisfying(
+                (seconds) -> assertThat(Integer.parseInt(seconds)).isBetween(29, 30));
+    }
+
     @Test
     void twoInstancesShareARulesCount() {
         ConfigurableApplicationContext first = app(WebApplicationType.SERVLET);
@@ -289,7 +307,10 @@ class UrlRulesWebIntegrationTests {
                 "--limiter.web.rules.partners.window=1m", "--limiter.web.rules.partners.max=5",
                 "--limiter.web.rules.shared.paths=/shared/**", "--limiter.web.rules.shared.key=#clientIp",
                 "--limiter.web.rules.shared.window=1m", "--limiter.web.rules.shared.max=3",
-                "--limiter.web.rules.shared.algorithm=sliding-log"));
+                "--limiter.web.rules.shared.algorithm=sliding-log",
+                "--limiter.web.rules.burst.paths=/burst/**", "--limiter.web.rules.burst.key=#clientIp",
+                "--limiter.web.rules.burst.algorithm=token-bucket", "--limiter.web.rules.burst.window=1m",
+                "--limiter.web.rules.burst.max=2", "--limiter.web.rules.burst.burst=5"));
         args.addAll(List.of(more));
         return new SpringApplicationBuilder(RulesApp.class).web(type)
             .bannerMode(Banner.Mode.OFF)
@@ -320,7 +341,7 @@ class UrlRulesWebIntegrationTests {
     static class RulesHandlers {
 
         @GetMapping({ "/api/items", "/other", "/keyed/x", "/hostile/x", "/skipped/x", "/failing/x", "/downloads/a",
-            "/bulk/one", "/bulk/two", "/partners/a", "/shared/a",
+            "/bulk/one", "/bulk/two", "/partners/a", "/shared/a", "/burst/a",
             "/tenants/acme/orders" })
         public Mono<String> answer() {
             return Mono.just("answer");

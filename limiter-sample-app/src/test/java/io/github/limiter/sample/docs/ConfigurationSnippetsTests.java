@@ -209,7 +209,7 @@ class ConfigurationSnippetsTests {
     void aPropertyWithoutARowAndARowWithoutAPropertyAreFound() {
         Map<String, String> starter = Map.of("limiter.redis.timeout", "java.time.Duration", "limiter.web.new-setting",
                 "java.lang.String", "limiter.policies",
-                "java.util.Map<java.lang.String,io.github.limiter.autoconfigure.LimiterProperties$Policy>");
+                "java.util.Map<java.lang.String,io.github.limiter.autoconfigure.LimiterPolicyProperties>");
         List<String> rows = List.of("limiter.redis.timeout", "limiter.policies.<name>.alert-at",
                 "limiter.policies.<name>.alert-after");
         assertThat(unlisted(starter, rows)).containsExactly("limiter.web.new-setting");

@@ -1,6 +1,6 @@
 package io.github.limiter.autoconfigure.redis;
 
-import io.github.limiter.autoconfigure.LimiterProperties;
+import io.github.limiter.autoconfigure.LimiterPolicyProperties;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -78,9 +78,9 @@ final class PolicyRefreshListener implements ApplicationListener<EnvironmentChan
                     + "not start with; a new policy applies after a restart");
             return;
         }
-        LimiterProperties.Policy refreshed = Binder.get(this.environment)
-            .bind(PREFIX + policy, LimiterProperties.Policy.class)
-            .orElseGet(LimiterProperties.Policy::new);
+        LimiterPolicyProperties refreshed = Binder.get(this.environment)
+            .bind(PREFIX + policy, LimiterPolicyProperties.class)
+            .orElseGet(LimiterPolicyProperties::new);
         PolicyOverride now = new PolicyOverride(refreshed.getMax(), refreshed.getWindow(), refreshed.getAlertAt(),
                 refreshed.getBanFor());
         PolicyOverride atStart = new PolicyOverride(configured.max(), configured.window(), configured.alertAt(),

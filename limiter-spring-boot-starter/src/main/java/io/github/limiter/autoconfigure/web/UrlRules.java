@@ -111,7 +111,7 @@ final class UrlRules {
                 : (rule.getAlertAt() != null) ? "alert-at" : (rule.getBanFor() != null) ? "ban-for"
                         : (rule.getAlgorithm() != null) ? "algorithm" : (rule.getCalendar() != null) ? "calendar"
                                 : (rule.getMode() != null) ? "mode" : (rule.getOnFailure() != null) ? "on-failure"
-                                        : (rule.getZone() != null) ? "zone" : null;
+                                        : (rule.getZone() != null) ? "zone" : (rule.getBurst() != null) ? "burst" : null;
     }
 
     /** The rule as the annotation it stands for: its values, the annotation's defaults for the rest. */
@@ -148,6 +148,9 @@ final class UrlRules {
         }
         if (rule.getZone() != null) {
             attributes.put("zone", rule.getZone());
+        }
+        if (rule.getBurst() != null) {
+            attributes.put("burst", rule.getBurst());
         }
         return MergedAnnotation.of(RateLimit.class, attributes).synthesize();
     }

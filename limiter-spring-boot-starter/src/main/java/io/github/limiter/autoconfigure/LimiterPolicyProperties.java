@@ -1,0 +1,160 @@
+package io.github.limiter.autoconfigure;
+
+import java.time.Duration;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.CalendarWindow;
+import io.github.limiter.Limit;
+import io.github.limiter.OnFailure;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A named policy, {@code limiter.policies.<name>}: the settings that
+ * {@code @RateLimit(policy = "<name>")} takes its unset attributes from; and a URL rule's limit
+ * written inline ({@link LimiterWebProperties.Rule}).
+ *
+ * @since 0.1.0
+ */
+public class LimiterPolicyProperties {
+
+    /**
+     * How calls are counted: fixed-window, sliding-log, sliding-window or token-bucket.
+     * Defaults to fixed-window.
+     */
+    private @Nullable Algorithm algorithm;
+
+    /**
+     * Length of the window, such as 60s or 1m. Required, unless the policy has a calendar.
+     */
+    private @Nullable Duration window;
+
+    /**
+     * Calendar period counted in instead of a window: day, week (ISO, from Monday), month or
+     * year, in the policy's zone. Excludes window; counted as a fixed window.
+     */
+    private @Nullable CalendarWindow calendar;
+
+    /**
+     * Zone whose calendar counts, for a policy with a calendar: a zone id such as
+     * Europe/Berlin, or a SpEL expression evaluated on each call such as #customer.zone().
+     * Defaults to UTC.
+     */
+    private @Nullable String zone;
+
+    /**
+     * Whether the policy's limits stop calls (enforce) or only count, alert and report what they
+     * would have rejected or banned (shadow). Defaults to enforce.
+     */
+    private Limit.@Nullable Mode mode;
+
+    /**
+     * What calls under this policy do when Redis cannot decide: allow or deny. Defaults to
+     * limiter.redis.on-failure.
+     */
+    private @Nullable OnFailure onFailure;
+
+    /**
+     * Calls allowed per key and window; the next call is rejected. May be left to the
+     * annotations that use the policy.
+     */
+    private @Nullable Long max;
+
+    /**
+     * Count after which the next call in a window raises one RateLimitAlertEvent, across all
+     * instances. Must be less than max.
+     */
+    private @Nullable Long alertAt;
+
+    /**
+     * How long a key that goes past max is banned, such as 15m. While banned, every call for
+     * the key is rejected without being counted. Needs max.
+     */
+    private @Nullable Duration banFor;
+
+    /**
+     * For a token-bucket policy, the tokens its bucket holds, at least max: it refills max per
+     * window and lets a key that saved up take this many at once. Defaults to max.
+     */
+    private @Nullable Long burst;
+
+    public @Nullable Algorithm getAlgorithm() {
+        return this.algorithm;
+    }
+
+    public void setAlgorithm(@Nullable Algorithm algorithm) {
+        this.algorithm = algorithm;
+    }
+
+    public @Nullable OnFailure getOnFailure() {
+        return this.onFailure;
+    }
+
+    public void setOnFailure(@Nullable OnFailure onFailure) {
+        this.onFailure = onFailure;
+    }
+
+    public Limit.@Nullable Mode getMode() {
+        return this.mode;
+    }
+
+    public void setMode(Limit.@Nullable Mode mode) {
+        this.mode = mode;
+    }
+
+    public @Nullable Duration getWindow() {
+        return this.window;
+    }
+
+    public void setWindow(@Nullable Duration window) {
+        this.window = window;
+    }
+
+    public @Nullable CalendarWindow getCalendar() {
+        return this.calendar;
+    }
+
+    public void setCalendar(@Nullable CalendarWindow calendar) {
+        this.calendar = calendar;
+    }
+
+    public @Nullable String getZone() {
+        return this.zone;
+    }
+
+    public void setZone(@Nullable String zone) {
+        this.zone = zone;
+    }
+
+    public @Nullable Long getMax() {
+        return this.max;
+    }
+
+    public void setMax(@Nullable Long max) {
+        this.max = max;
+    }
+
+    public @Nullable Long getAlertAt() {
+        return this.alertAt;
+    }
+
+    public void setAlertAt(@Nullable Long alertAt) {
+        this.alertAt = alertAt;
+    }
+
+    public @Nullable Duration getBanFor() {
+        return this.banFor;
+    }
+
+    public void setBanFor(@Nullable Duration banFor) {
+        this.banFor = banFor;
+    }
+
+    public @Nullable Long getBurst() {
+        return this.burst;
+    }
+
+    public void setBurst(@Nullable Long burst) {
+        this.burst = burst;
+    }
+
+}
