@@ -54,6 +54,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 @WithRedis
 class LimiterAutoConfigurationTests {
 
+    // how long Redis holds the first of ten decisions asked for at once
+    private static final Duration PAUSE = Duration.ofSeconds(2);
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
             AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
                     LimiterRedisAutoConfiguration.class, LimiterAutoConfiguration.class,
@@ -538,11 +541,16 @@ class LimiterAutoConfigurationTests {
         limiter.check();
         Limit hundredPerMinute = Limit.of(100, Duration.ofMinutes(1));
         long before = own.commandCalls().getOrDefault("evalsha", 0L);
-        own.withCommands(commands -> commands.clientPause(500));
+        // the ten are asked for while the first is held: 500 ms was once too short on a loaded machine
+        // (the full build's forks), where the first came back before the last were asked for
+        own.withCommands(commands -> commands.clientPause(PAUSE.toMillis()));
+        long start = System.nanoTime();
         List<CompletableFuture<Decision>> decisions = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             decisions.add(limiter.tryAcquireAsync("coalesced", "k", hundredPerMinute).toCompletableFuture());
         }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the ten asked for while Redis was paused")
+            .isLessThan(PAUSE);
         for (CompletableFuture<Decision> decision : decisions) {
             assertThat(decision).succeedsWithin(Duration.ofSeconds(10)).satisfies(d -> assertThat(d.allowed()).isTrue());
         }
