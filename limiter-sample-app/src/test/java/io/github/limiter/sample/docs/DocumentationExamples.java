@@ -134,6 +134,11 @@ final class DocumentationExamples {
         public void upload(String userId, List<MultipartFile> files) {
         }
 
+        @RateLimit(key = "#client", algorithm = Algorithm.TOKEN_BUCKET, max = 10, window = "1s", burst = 100)
+        public String partnerCall(String client) {
+            return client;
+        }
+
         record Report(String query) {
         }
 
