@@ -65,10 +65,7 @@ public final class LimiterWebMvcAutoConfiguration {
     /** The rules of {@code limiter.web.rules}, checked and resolved at start. */
     @Bean
     UrlRules limiterUrlRules(LimiterProperties properties, ObjectProvider<RateLimitAdvisor> advisor) {
-        return UrlRules.of(properties.getWeb().getRules(), () -> {
-            RateLimitAdvisor found = advisor.getIfAvailable();
-            return (found != null) ? found.requestRules() : null;
-        });
+        return UrlRules.configured(properties, advisor);
     }
 
     /** The rules that apply before Spring Security's filter chain: those that do not read {@code #principal}. */

@@ -97,9 +97,8 @@ final class RequestRuleWebFilter implements WebFilter, Ordered {
         MultiValueMap<String, String> query = request.getQueryParams();
         RequestRules.Request variables = new RequestRules.Request(
                 ClientAddressWebFilter.address(request, this.ipv6Prefix, this.trustedProxies), path.value(),
-                request.getMethod().name(), new FirstValues(headers::getFirst, () -> first(headers.toSingleValueMap())),
-                new FirstValues((name) -> (query.getFirst(name) != null) ? query.getFirst(name) : form.getFirst(name),
-                        () -> params(query, form)),
+                request.getMethod().name(), new FirstValues(headers::getFirst, headers::toSingleValueMap),
+                new FirstValues((name) -> firstParam(query, form, name), () -> params(query, form)),
                 request, principal);
         List<LimitRequest> requests;
         try {
@@ -121,8 +120,11 @@ final class RequestRuleWebFilter implements WebFilter, Ordered {
                 : answer(exchange, this.answers.refused(new RateLimitExceededException(decision), false)));
     }
 
-    private static Map<String, String> first(Map<String, String> headers) {
-        return new LinkedHashMap<>(headers);
+    /** A query parameter's first value, else the form's. */
+    private static @Nullable String firstParam(MultiValueMap<String, String> query,
+            MultiValueMap<String, String> form, String name) {
+        String fromQuery = query.getFirst(name);
+        return (fromQuery != null) ? fromQuery : form.getFirst(name);
     }
 
     private static Map<String, String> params(MultiValueMap<String, String> query, MultiValueMap<String, String> form) {

@@ -3,6 +3,7 @@ package io.github.limiter.autoconfigure.web;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +15,14 @@ import io.github.limiter.CalendarWindow;
 import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.Limit;
 import io.github.limiter.OnFailure;
+import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.autoconfigure.LimiterWebProperties;
+import io.github.limiter.interceptor.RateLimitAdvisor;
 import io.github.limiter.interceptor.RequestRules;
 import io.github.limiter.annotation.RateLimit;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.server.PathContainer;
@@ -42,6 +46,17 @@ final class UrlRules {
     private UrlRules(List<UrlRule> rules, @Nullable RequestRules requestRules) {
         this.rules = rules;
         this.requestRules = requestRules;
+    }
+
+    /**
+     * Checks and resolves {@code limiter.web.rules}, with the advisor's request rules if the
+     * application has an advisor: the same for Spring MVC and WebFlux.
+     */
+    static UrlRules configured(LimiterProperties properties, ObjectProvider<RateLimitAdvisor> advisor) {
+        return of(properties.getWeb().getRules(), () -> {
+            RateLimitAdvisor found = advisor.getIfAvailable();
+            return (found != null) ? found.requestRules() : null;
+        });
     }
 
     /**
@@ -106,12 +121,20 @@ final class UrlRules {
     }
 
     /** The first limit value written inline, for the message of a rule that also names a policy. */
-    private static String inline(LimiterWebProperties.Rule rule) {
-        return (rule.getWindow() != null) ? "window" : (rule.getMax() != null) ? "max"
-                : (rule.getAlertAt() != null) ? "alert-at" : (rule.getBanFor() != null) ? "ban-for"
-                        : (rule.getAlgorithm() != null) ? "algorithm" : (rule.getCalendar() != null) ? "calendar"
-                                : (rule.getMode() != null) ? "mode" : (rule.getOnFailure() != null) ? "on-failure"
-                                        : (rule.getZone() != null) ? "zone" : (rule.getBurst() != null) ? "burst" : null;
+    private static @Nullable String inline(LimiterWebProperties.Rule rule) {
+        Map<String, @Nullable Object> inline = new LinkedHashMap<>();
+        inline.put("window", rule.getWindow());
+        inline.put("max", rule.getMax());
+        inline.put("alert-at", rule.getAlertAt());
+        inline.put("ban-for", rule.getBanFor());
+        inline.put("algorithm", rule.getAlgorithm());
+        inline.put("calendar", rule.getCalendar());
+        inline.put("mode", rule.getMode());
+        inline.put("on-failure", rule.getOnFailure());
+        inline.put("zone", rule.getZone());
+        inline.put("burst", rule.getBurst());
+        return inline.entrySet().stream().filter((value) -> value.getValue() != null).map(Map.Entry::getKey)
+            .findFirst().orElse(null);
     }
 
     /** The rule as the annotation it stands for: its values, the annotation's defaults for the rest. */
@@ -177,11 +200,6 @@ final class UrlRules {
 
     boolean isEmpty() {
         return this.rules.isEmpty();
-    }
-
-    /** Every rule, in the order configured. */
-    List<RequestRules.Rule> all() {
-        return this.rules.stream().map(UrlRule::rule).toList();
     }
 
     /**
