@@ -282,11 +282,16 @@ class ReactiveWebIntegrationTests {
             Response allowed = toDown.get("/reads/" + this.user);
             Response denied = toDown.get("/strict/" + this.user);
             long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            long ruleStart = System.nanoTime();
+            Response ruled = toDown.get("/elsewhere?user=" + this.user);
+            long ruleMillis = Duration.ofNanos(System.nanoTime() - ruleStart).toMillis();
             assertThat(allowed.statusCode()).as("on-failure allow (the default)").isEqualTo(200);
+            assertThat(ruled.body()).as("a URL rule, on-failure allow").isEqualTo("answered elsewhere");
             assertThat(denied.statusCode()).as("on-failure deny").isEqualTo(503);
             assertThat(denied.body()).contains("\"type\":\"https://limiter.github.io/problems/limiter-unavailable\"");
             assertThat(denied.header("Retry-After")).hasValue("1");
             assertThat(millis).as("two calls, each within the limiter's timeout").isLessThan(2_000);
+            assertThat(ruleMillis).as("the rule's call, within the limiter's timeout").isLessThan(1_000);
         }
         assertNothingBlocked();
     }
