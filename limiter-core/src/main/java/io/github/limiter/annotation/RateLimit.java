@@ -134,6 +134,20 @@ public @interface RateLimit {
     long burst() default -1;
 
     /**
+     * How long a call over the limit may wait for room instead of being refused, such as
+     * {@code "2s"}: the call waits as long as Redis says the limit needs (its retry-after), then is
+     * decided again, and is refused only when the next wait would end past {@code maxWait} from
+     * the call's start. A method returning a plain value waits on its own thread (a servlet
+     * thread waits with it); one returning a {@code CompletionStage}, a {@code Mono}, a
+     * {@code Flux} or a Kotlin {@code suspend} function waits without blocking any thread. Calls
+     * that wait on several instances take the room in turn, never more than {@code max} a window.
+     * The usual case is outbound: calls to a partner's API that allows so many a second. A
+     * duration as {@link #window()} takes it, with {@code ${...}} placeholders; {@code 0} for none.
+     * @return the longest wait, or the empty string for the policy's (none without one)
+     */
+    String maxWait() default "";
+
+    /**
      * The permits one call takes: a whole number ({@code "5"}) or a SpEL expression evaluated on
      * each call, with the same variables as {@link #key()} ({@code "#files.size()"}). From 0 to
      * {@code max}; a call that would take more than {@code max} can never pass and is refused with

@@ -29,11 +29,12 @@ import org.jspecify.annotations.Nullable;
  * @param zone the calendar's zone chosen per call, or {@code null} when the limit's zone is fixed
  * @param actualCost what a call really cost, settled after it ran, or {@code null} to keep its cost
  * @param condition whether the limit applies to a call, or {@code null} when it applies to every call
+ * @param maxWait how long a call over the limit may wait for room, or {@code null} for not at all
  */
 record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit, String method,
         @Nullable OnFailure onFailure, @Nullable PolicyChoice choice, @Nullable String policy, Set<Field> written,
-        @Nullable ZoneExpression zone, @Nullable ActualCost actualCost, @Nullable ConditionExpression condition)
-        implements PolicyOverrides.OverridableLimit {
+        @Nullable ZoneExpression zone, @Nullable ActualCost actualCost, @Nullable ConditionExpression condition,
+        @Nullable Duration maxWait) implements PolicyOverrides.OverridableLimit {
 
     LimitSpec {
         written = Set.copyOf(written);
@@ -41,13 +42,13 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
 
     LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit limit, String method,
             @Nullable OnFailure onFailure) {
-        this(limitId, key, cost, limit, method, onFailure, null, null, Set.of(), null, null, null);
+        this(limitId, key, cost, limit, method, onFailure, null, null, Set.of(), null, null, null, null);
     }
 
     /** This limit standing for a policy chosen per call, among the limits of {@code choice}. */
     LimitSpec choosing(PolicyChoice choice) {
         return new LimitSpec(this.limitId, this.key, this.cost, this.limit, this.method, this.onFailure, choice,
-                this.policy, this.written, this.zone, this.actualCost, this.condition);
+                this.policy, this.written, this.zone, this.actualCost, this.condition, this.maxWait);
     }
 
     /**
@@ -67,8 +68,11 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
         return this.condition == null || this.condition.applies(called, args);
     }
 
-    /** The limit a call is counted under: this one, or the one of the policy the call chooses. */
-    LimitSpec forCall(Method called, @Nullable Object[] args) {
+    /**
+     * The limit a call is counted under: this one, or the one of the policy the call chooses;
+     * {@code null} if that policy has fewer limits than this one stands for.
+     */
+    @Nullable LimitSpec forCall(Method called, @Nullable Object[] args) {
         return (this.choice != null) ? this.choice.select(this.method, called, args) : this;
     }
 

@@ -115,16 +115,19 @@ final class LimitSpecs {
         }
         List<LimitSpec> specs = new ArrayList<>(annotations.size());
         Set<String> limitIds = new HashSet<>();
+        int position = 0;
         for (RateLimit annotation : annotations) {
-            LimitSpec spec = new AnnotationResolution(annotation, specific, targetClass, specs.size() + 1,
+            position++;
+            for (LimitSpec spec : new AnnotationResolution(annotation, specific, targetClass, position,
                     this.keyExpressions, this.settings.get().policies(), this.placeholders,
-                    this.settings.get().defaultPolicy()).spec();
-            if (!limitIds.add(spec.limitId())) {
-                throw InvalidLimits.of(targetClass, specific, "name", spec.limitId(),
-                        "names two limits of the same method; give each its own name", null);
+                    this.settings.get().defaultPolicy()).specs()) {
+                if (!limitIds.add(spec.limitId())) {
+                    throw InvalidLimits.of(targetClass, specific, "name", spec.limitId(),
+                            "names two limits of the same method; give each its own name", null);
+                }
+                specs.add(spec);
+                spec.variants().forEach(this::warnIfLargeSlidingLog);
             }
-            specs.add(spec);
-            spec.variants().forEach(this::warnIfLargeSlidingLog);
         }
         return Optional.of(Fallbacks.limits(List.copyOf(specs), ReturnType.of(specific, targetClass), annotations,
                 specific, targetClass));

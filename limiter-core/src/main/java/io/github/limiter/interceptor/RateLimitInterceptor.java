@@ -159,7 +159,12 @@ final class RateLimitInterceptor implements MethodInterceptor {
                 return null;
             }
             attribute = "policy";
-            spec = declared.forCall(method, args);
+            LimitSpec chosen = declared.forCall(method, args);
+            if (chosen == null) {
+                // the chosen policy has fewer limits than another: this one is not among them
+                return null;
+            }
+            spec = chosen;
             attribute = "key";
             String key = spec.key().resolve(method, args);
             if (key == null) {
@@ -313,6 +318,13 @@ final class RateLimitInterceptor implements MethodInterceptor {
      * @param specs the limits the requests are of, whose on-failure settings apply
      */
     Decision decide(List<LimitSpec> specs, List<LimitRequest> requests, @Nullable RateLimitListener listener) {
+        Decision decision = decideOnce(specs, requests, listener);
+        return decision.allowed() ? decision
+                : Waiting.blocking(specs, decision, () -> decideOnce(specs, requests, listener));
+    }
+
+    private Decision decideOnce(List<LimitSpec> specs, List<LimitRequest> requests,
+            @Nullable RateLimitListener listener) {
         try {
             return this.rateLimiter.get().tryAcquire(requests, listener);
         }
@@ -328,6 +340,14 @@ final class RateLimitInterceptor implements MethodInterceptor {
      * @param specs the limits the requests are of, whose on-failure settings apply
      */
     CompletionStage<Decision> decideAsync(List<LimitSpec> specs, List<LimitRequest> requests,
+            @Nullable RateLimitListener listener) {
+        CompletionStage<Decision> decided = decideOnceAsync(specs, requests, listener);
+        return !Waiting.mayWait(specs) ? decided : decided.thenCompose((decision) -> decision.allowed()
+                ? CompletableFuture.completedFuture(decision)
+                : Waiting.nonBlocking(specs, decision, () -> decideOnceAsync(specs, requests, listener)));
+    }
+
+    private CompletionStage<Decision> decideOnceAsync(List<LimitSpec> specs, List<LimitRequest> requests,
             @Nullable RateLimitListener listener) {
         RateLimiter limiter = this.rateLimiter.get();
         CompletionStage<Decision> decided = limiter.tryAcquireAsync(requests, listener);

@@ -88,10 +88,10 @@ public final class RequestRules {
      */
     public Rule rule(String properties, RateLimit attributes, String description, @Nullable BlankKey blankKey) {
         RateLimitAdvisor.Settings settings = this.settings.get();
-        LimitSpec spec = new AnnotationResolution(attributes, properties, description, this.keyExpressions,
-                settings.policies(), settings.defaultPolicy()).spec();
-        Rule rule = new Rule(spec, blankKey, read(properties, attributes));
-        this.registered.accept(spec);
+        List<LimitSpec> specs = new AnnotationResolution(attributes, properties, description, this.keyExpressions,
+                settings.policies(), settings.defaultPolicy()).specs();
+        Rule rule = new Rule(specs, blankKey, read(properties, attributes));
+        specs.forEach(this.registered);
         return rule;
     }
 
@@ -114,8 +114,8 @@ public final class RequestRules {
     }
 
     /**
-     * What the rules ask of the limiter for one request, in the rules' order: one request per rule,
-     * none for a rule whose blank key skips it.
+     * What the rules ask of the limiter for one request, in the rules' order: one request per limit,
+     * none for a limit whose blank key skips it.
      * @param rules the rules that apply to the request
      * @param request the request's variables
      * @return the limits' requests, to decide together
@@ -128,9 +128,11 @@ public final class RequestRules {
             request.params(), request.request(), request.principal() };
         List<LimitRequest> requests = new ArrayList<>(rules.size());
         for (Rule rule : rules) {
-            LimitRequest limitRequest = this.interceptor.request(rule.spec, SIGNATURE, args, rule.blankKey);
-            if (limitRequest != null) {
-                requests.add(limitRequest);
+            for (LimitSpec spec : rule.specs) {
+                LimitRequest limitRequest = this.interceptor.request(spec, SIGNATURE, args, rule.blankKey);
+                if (limitRequest != null) {
+                    requests.add(limitRequest);
+                }
             }
         }
         return requests;
@@ -161,7 +163,7 @@ public final class RequestRules {
     }
 
     private static List<LimitSpec> specs(List<Rule> rules) {
-        return (rules.size() == 1) ? List.of(rules.get(0).spec) : rules.stream().map((rule) -> rule.spec).toList();
+        return (rules.size() == 1) ? rules.get(0).specs : rules.stream().flatMap((rule) -> rule.specs.stream()).toList();
     }
 
     /**
@@ -187,24 +189,24 @@ public final class RequestRules {
      */
     public static final class Rule {
 
-        private final LimitSpec spec;
+        private final List<LimitSpec> specs;
 
         private final @Nullable BlankKey blankKey;
 
         private final Set<String> read;
 
-        private Rule(LimitSpec spec, @Nullable BlankKey blankKey, Set<String> read) {
-            this.spec = spec;
+        private Rule(List<LimitSpec> specs, @Nullable BlankKey blankKey, Set<String> read) {
+            this.specs = specs;
             this.blankKey = blankKey;
             this.read = read;
         }
 
         /**
-         * Returns the rule's limit id.
-         * @return the limit id
+         * Returns the ids of the rule's limits: one, or one per limit of a policy with several.
+         * @return the limit ids
          */
-        public String limitId() {
-            return this.spec.limitId();
+        public List<String> limitIds() {
+            return this.specs.stream().map(LimitSpec::limitId).toList();
         }
 
         /**
@@ -219,7 +221,7 @@ public final class RequestRules {
 
         @Override
         public String toString() {
-            return "rule '" + limitId() + "' (" + this.spec.method() + ")";
+            return "rule " + limitIds() + " (" + this.specs.get(0).method() + ")";
         }
 
     }

@@ -51,6 +51,9 @@ public final class PolicyOverrides {
 
     private volatile State state = new State(Map.of());
 
+    // the policies by the names overrides address: a policy with several limits as each of them, <name>.<index>
+    private volatile @Nullable AddressedPolicies addressed;
+
     /**
      * Creates the overrides of an application's limits, none in force.
      * @param limits the policies and the limits that take their values from them
@@ -73,7 +76,26 @@ public final class PolicyOverrides {
      * @return the policy, or {@code null} if there is none of that name
      */
     public @Nullable LimitPolicy configured(String policy) {
-        return this.limits.policies().get(policy);
+        return addressed().byName().get(policy);
+    }
+
+    /**
+     * Returns every policy an override can address, as configured: each policy of one limit by its
+     * name, and each limit of a policy with several as {@code <name>.<index>} ({@code api.0},
+     * {@code api.1}), merged over the policy's settings.
+     * @return the policies, by the name an override addresses
+     */
+    public Map<String, LimitPolicy> addressable() {
+        return addressed().addressable();
+    }
+
+    private AddressedPolicies addressed() {
+        AddressedPolicies addressed = this.addressed;
+        if (addressed == null) {
+            addressed = new AddressedPolicies(this.limits.policies());
+            this.addressed = addressed;
+        }
+        return addressed;
     }
 
     /**
@@ -102,10 +124,13 @@ public final class PolicyOverrides {
      * the value, if the policy is not defined or a value breaks a rule
      */
     public List<LimitDescription> check(String policy, PolicyOverride override) {
-        LimitPolicy configured = this.limits.policies().get(policy);
+        LimitPolicy configured = configured(policy);
         if (configured == null) {
             throw new IllegalArgumentException("No rate limit policy '" + policy + "'; defined policies: "
-                    + new TreeSet<>(this.limits.policies().keySet()));
+                    + new TreeSet<>(addressable().keySet()));
+        }
+        if (!configured.limits().isEmpty()) {
+            throw new IllegalArgumentException(AddressedPolicies.several(policy, configured));
         }
         if (override.isEmpty()) {
             return limitsOf(policy);

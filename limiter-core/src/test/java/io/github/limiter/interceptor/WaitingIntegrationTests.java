@@ -1,0 +1,242 @@
+package io.github.limiter.interceptor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.limiter.Algorithm;
+import io.github.limiter.InvalidRateLimitException;
+import io.github.limiter.OnFailure;
+import io.github.limiter.RateLimitExceededException;
+import io.github.limiter.RateLimiter;
+import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.policy.LimitPolicy;
+import io.github.limiter.redis.RedisRateLimiter;
+import io.github.limiter.test.RedisServerExtension;
+import io.github.limiter.test.WithRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@code @RateLimit(maxWait = ...)} on real Redis: a call over the limit waits for room instead of
+ * being refused, blocking or not as its method returns, and is refused only when the wait would
+ * pass {@code maxWait}; callers on two application contexts sharing one partner limit all get
+ * through, and never more than {@code max} of them in any window.
+ */
+@WithRedis
+class WaitingIntegrationTests {
+
+    private static final StringRedisTemplate redis = RedisServerExtension.template();
+
+    // when the partner was called, by every caller of every context
+    private static final List<Long> calledAt = Collections.synchronizedList(new ArrayList<>());
+
+    private final List<AnnotationConfigApplicationContext> contexts = new ArrayList<>();
+
+    private final List<RedisRateLimiter> limiters = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        this.contexts.forEach(AnnotationConfigApplicationContext::close);
+        this.limiters.forEach(RedisRateLimiter::close);
+    }
+
+    @Test
+    void aBlockingCallWaitsForTheNextWindowAndOneThatWouldWaitTooLongIsRefusedAtOnce() {
+        Partner partner = start(prefix()).getBean(Partner.class);
+        long start = System.nanoTime();
+        for (int call = 0; call < 5; call++) {
+            assertThat(partner.send("m" + call)).isEqualTo("m" + call);
+        }
+        // 2 a window of 300ms: 5 calls took 3 windows, so they waited for 2 of them to end
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(300));
+        long refusing = System.nanoTime();
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> {
+            partner.hourly();
+            partner.hourly();
+        });
+        assertThat(Duration.ofNanos(System.nanoTime() - refusing)).as("refused without waiting the hour")
+            .isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void futuresAndMonosWaitWithoutAThreadAndAreRefusedPastMaxWait() throws Exception {
+        Partner partner = start(prefix()).getBean(Partner.class);
+        List<CompletableFuture<String>> futures = new ArrayList<>();
+        for (int call = 0; call < 4; call++) {
+            futures.add(partner.sendAsync("f" + call));
+        }
+        // 4 calls, 2 a window of 300ms: all done within the 2s they may wait
+        assertThat(CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS))
+            .isNull();
+        assertThat(futures).extracting(CompletableFuture::join).containsExactly("f0", "f1", "f2", "f3");
+        List<String> sent = new ArrayList<>();
+        for (int call = 0; call < 3; call++) {
+            sent.add(partner.sendReactive("r" + call).block(Duration.ofSeconds(5)));
+        }
+        assertThat(sent).containsExactly("r0", "r1", "r2");
+        assertThat(partner.hourlyAsync()).succeedsWithin(Duration.ofSeconds(5));
+        assertThat(partner.hourlyAsync()).failsWithin(Duration.ofSeconds(5))
+            .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+            .withCauseInstanceOf(RateLimitExceededException.class);
+    }
+
+    @Test
+    void callersOnTwoInstancesTakeTheRoomInTurnNeverOverMax() throws Exception {
+        String prefix = prefix();
+        List<Partner> partners = List.of(start(prefix).getBean(Partner.class), start(prefix).getBean(Partner.class));
+        calledAt.clear();
+        ExecutorService callers = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> calls = new ArrayList<>();
+            for (int caller = 0; caller < 4; caller++) {
+                Partner partner = partners.get(caller % 2);
+                calls.add(callers.submit(() -> {
+                    for (int call = 0; call < 3; call++) {
+                        partner.shared();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> call : calls) {
+                // none was refused: every caller got its turn within maxWait
+                call.get(30, TimeUnit.SECONDS);
+            }
+        }
+        finally {
+            callers.shutdownNow();
+        }
+        List<Long> times = new ArrayList<>(calledAt);
+        Collections.sort(times);
+        assertThat(times).hasSize(12);
+        // a sliding log of 3 per 500ms: any 4 calls in a row span at least the window (less the
+        // time between Redis's decision and the partner's call, well under 100ms)
+        for (int i = 0; i + 3 < times.size(); i++) {
+            assertThat(Duration.ofNanos(times.get(i + 3) - times.get(i))).as("calls %d to %d", i, i + 3)
+                .isGreaterThan(Duration.ofMillis(400));
+        }
+    }
+
+    @Test
+    void aNegativeMaxWaitFailsTheStart() {
+        assertThatThrownBy(() -> start(prefix(), Negative.class)).rootCause()
+            .isInstanceOf(InvalidRateLimitException.class)
+            .hasMessageContaining("maxWait = '-1s' is negative");
+    }
+
+    @Test
+    void aPolicysMaxWaitApplies() {
+        Partner partner = start(prefix()).getBean(Partner.class);
+        for (int call = 0; call < 3; call++) {
+            assertThat(partner.byPolicy("p" + call)).isEqualTo("p" + call);
+        }
+    }
+
+    private static String prefix() {
+        return "waiting-" + UUID.randomUUID() + ":";
+    }
+
+    private AnnotationConfigApplicationContext start(String prefix) {
+        return start(prefix, Partner.class);
+    }
+
+    private AnnotationConfigApplicationContext start(String prefix, Class<?> bean) {
+        RedisRateLimiter limiter = RedisRateLimiter.builder(redis).keyPrefix(prefix).build();
+        this.limiters.add(limiter);
+        AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+        context.getBeanFactory().registerSingleton("rateLimiter", limiter);
+        context.register(AdvisorConfig.class, bean);
+        this.contexts.add(context);
+        context.refresh();
+        return context;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class AdvisorConfig {
+
+        @Bean
+        static DefaultAdvisorAutoProxyCreator autoProxyCreator() {
+            return new DefaultAdvisorAutoProxyCreator();
+        }
+
+        @Bean
+        static RateLimitAdvisor rateLimitAdvisor(BeanFactory beanFactory) {
+            LimitPolicy partner = new LimitPolicy(null, Duration.ofMillis(300), 2L, null, null)
+                .withMaxWait(Duration.ofSeconds(2));
+            return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory,
+                    () -> new RateLimitAdvisor.Settings(Map.of("partner", partner), BlankKey.REJECT,
+                            OnFailure.ALLOW));
+        }
+
+    }
+
+    public static class Partner {
+
+        @RateLimit(name = "send", key = "'partner'", window = "300ms", max = 2, maxWait = "2s")
+        public String send(String message) {
+            return message;
+        }
+
+        @RateLimit(name = "send-async", key = "'partner'", window = "300ms", max = 2, maxWait = "2s")
+        public CompletableFuture<String> sendAsync(String message) {
+            return CompletableFuture.completedFuture(message);
+        }
+
+        @RateLimit(name = "send-reactive", key = "'partner'", window = "300ms", max = 2, maxWait = "2s")
+        public Mono<String> sendReactive(String message) {
+            return Mono.just(message);
+        }
+
+        @RateLimit(name = "hourly", key = "'partner'", window = "1h", max = 1, maxWait = "2s")
+        public String hourly() {
+            return "sent";
+        }
+
+        @RateLimit(name = "hourly-async", key = "'partner'", window = "1h", max = 1, maxWait = "2s")
+        public CompletableFuture<String> hourlyAsync() {
+            return CompletableFuture.completedFuture("sent");
+        }
+
+        @RateLimit(name = "shared", key = "'partner'", algorithm = Algorithm.SLIDING_LOG, window = "500ms", max = 3,
+                maxWait = "10s")
+        public void shared() {
+            calledAt.add(System.nanoTime());
+        }
+
+        @RateLimit(name = "by-policy", key = "'partner'", policy = "partner")
+        public String byPolicy(String message) {
+            return message;
+        }
+
+    }
+
+    public static class Negative {
+
+        @RateLimit(key = "'partner'", window = "1m", max = 1, maxWait = "-1s")
+        public String send() {
+            return "sent";
+        }
+
+    }
+
+}
