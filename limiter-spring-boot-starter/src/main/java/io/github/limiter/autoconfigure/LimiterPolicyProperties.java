@@ -1,6 +1,8 @@
 package io.github.limiter.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.limiter.Algorithm;
 import io.github.limiter.CalendarWindow;
@@ -76,6 +78,21 @@ public class LimiterPolicyProperties {
      * window and lets a key that saved up take this many at once. Defaults to max.
      */
     private @Nullable Long burst;
+
+    /**
+     * How long a call over the limit may wait for room instead of being refused, such as 2s: it
+     * waits as long as Redis says, is decided again, and is refused only when the wait would pass
+     * this. Blocking methods wait on their thread; CompletableFuture, Mono, Flux and suspend
+     * functions without holding one. Defaults to no wait.
+     */
+    private @Nullable Duration maxWait;
+
+    /**
+     * Several limits decided together, all or nothing, such as 10 per 1s and 1000 per 1h: each
+     * takes what it leaves unset from this policy, has its own alert and ban, and is overridden
+     * on its own as <policy>.<index> (api.0, api.1). One level deep.
+     */
+    private List<LimiterPolicyProperties> limits = new ArrayList<>();
 
     public @Nullable Algorithm getAlgorithm() {
         return this.algorithm;
@@ -155,6 +172,45 @@ public class LimiterPolicyProperties {
 
     public void setBurst(@Nullable Long burst) {
         this.burst = burst;
+    }
+
+    public @Nullable Duration getMaxWait() {
+        return this.maxWait;
+    }
+
+    public void setMaxWait(@Nullable Duration maxWait) {
+        this.maxWait = maxWait;
+    }
+
+    public List<LimiterPolicyProperties> getLimits() {
+        return this.limits;
+    }
+
+    public void setLimits(List<LimiterPolicyProperties> limits) {
+        this.limits = limits;
+    }
+
+    /**
+     * This limit of a policy's several, with what it leaves unset taken from the policy.
+     * @param policy the policy it is one of the limits of
+     * @return a copy, with the policy's values where this one has none
+     */
+    LimiterPolicyProperties over(LimiterPolicyProperties policy) {
+        LimiterPolicyProperties merged = new LimiterPolicyProperties();
+        boolean counted = this.window != null || this.calendar != null;
+        merged.algorithm = (this.algorithm != null) ? this.algorithm : policy.algorithm;
+        merged.window = counted ? this.window : policy.window;
+        merged.calendar = counted ? this.calendar : policy.calendar;
+        merged.zone = (this.zone != null) ? this.zone : policy.zone;
+        merged.mode = (this.mode != null) ? this.mode : policy.mode;
+        merged.onFailure = (this.onFailure != null) ? this.onFailure : policy.onFailure;
+        merged.max = (this.max != null) ? this.max : policy.max;
+        merged.alertAt = (this.alertAt != null) ? this.alertAt : policy.alertAt;
+        merged.banFor = (this.banFor != null) ? this.banFor : policy.banFor;
+        merged.burst = (this.burst != null) ? this.burst : policy.burst;
+        merged.maxWait = (this.maxWait != null) ? this.maxWait : policy.maxWait;
+        merged.limits = this.limits;
+        return merged;
     }
 
 }

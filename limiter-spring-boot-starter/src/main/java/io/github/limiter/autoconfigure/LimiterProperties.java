@@ -186,23 +186,13 @@ public class LimiterProperties implements Validator {
     public void validate(Object target, Errors errors) {
         LimiterProperties properties = (LimiterProperties) target;
         properties.policies.forEach((name, policy) -> {
-            Duration window = (policy.getCalendar() != null && policy.getWindow() == null)
-                    ? policy.getCalendar().estimatedLength() : policy.getWindow();
-            for (LimitChecks.Problem problem : LimitChecks.problems(policy.getAlgorithm(), window, policy.getMax(),
-                    policy.getAlertAt(), policy.getBanFor())) {
-                errors.reject("limiter.policy", "limiter.policies." + name + "." + problem.field().property()
-                        + " = '" + problem.value() + "' " + problem.message());
+            String prefix = "limiter.policies." + name + ".";
+            if (policy.getLimits().isEmpty()) {
+                rejectPolicyProblems(prefix, policy, errors);
             }
-            rejectCalendarProblems("limiter.policies." + name + ".", policy, errors);
-            if (policy.getBurst() != null) {
-                LimitChecks.Problem burst = LimitChecks.burstProblem(
-                        (policy.getAlgorithm() != null) ? policy.getAlgorithm() : Algorithm.FIXED_WINDOW,
-                        (window != null) ? window : Duration.ofMillis(1), (policy.getMax() != null) ? policy.getMax() : 1,
-                        policy.getBurst());
-                if (burst != null) {
-                    errors.reject("limiter.policy", "limiter.policies." + name + ".burst = '" + burst.value() + "' "
-                            + burst.message());
-                }
+            for (int i = 0; i < policy.getLimits().size(); i++) {
+                // each of several limits, with what it leaves unset taken from its policy
+                rejectPolicyProblems(prefix + "limits[" + i + "].", policy.getLimits().get(i).over(policy), errors);
             }
         });
         if (properties.defaultPolicy != null && !properties.policies.containsKey(properties.defaultPolicy)) {
@@ -229,6 +219,33 @@ public class LimiterProperties implements Validator {
         if (banStatus < 400 || banStatus > 599) {
             errors.reject("limiter.web.ban-status",
                     "limiter.web.ban-status = '" + banStatus + "' must be an HTTP error status (400 to 599)");
+        }
+    }
+
+    private static void rejectPolicyProblems(String prefix, LimiterPolicyProperties policy, Errors errors) {
+        Duration window = (policy.getCalendar() != null && policy.getWindow() == null)
+                ? policy.getCalendar().estimatedLength() : policy.getWindow();
+        for (LimitChecks.Problem problem : LimitChecks.problems(policy.getAlgorithm(), window, policy.getMax(),
+                policy.getAlertAt(), policy.getBanFor())) {
+            errors.reject("limiter.policy", prefix + problem.field().property() + " = '" + problem.value() + "' "
+                    + problem.message());
+        }
+        rejectCalendarProblems(prefix, policy, errors);
+        if (policy.getBurst() != null) {
+            LimitChecks.Problem burst = LimitChecks.burstProblem(
+                    (policy.getAlgorithm() != null) ? policy.getAlgorithm() : Algorithm.FIXED_WINDOW,
+                    (window != null) ? window : Duration.ofMillis(1), (policy.getMax() != null) ? policy.getMax() : 1,
+                    policy.getBurst());
+            if (burst != null) {
+                errors.reject("limiter.policy", prefix + "burst = '" + burst.value() + "' " + burst.message());
+            }
+        }
+        if (policy.getMaxWait() != null && policy.getMaxWait().isNegative()) {
+            errors.reject("limiter.policy", prefix + "max-wait = '" + policy.getMaxWait() + "' is negative; a call "
+                    + "waits from 0 (not at all) up to max-wait");
+        }
+        if (!policy.getLimits().isEmpty()) {
+            errors.reject("limiter.policy", prefix + "limits is set: a policy's limits are one level deep");
         }
     }
 

@@ -49,11 +49,16 @@ class RateLimitAdvisorConfiguration {
 
     private static Map<String, LimitPolicy> policies(LimiterProperties properties) {
         Map<String, LimitPolicy> policies = new LinkedHashMap<>();
-        properties.getPolicies()
-            .forEach((name, policy) -> policies.put(name, new LimitPolicy(policy.getAlgorithm(), policy.getWindow(), policy.getMax(),
-                    policy.getAlertAt(), policy.getBanFor(), policy.getMode(), policy.getOnFailure(),
-                    policy.getCalendar(), policy.getZone(), policy.getBurst())));
+        // LimiterProperties refused limits within limits: its validation runs when it is bound
+        properties.getPolicies().forEach((name, policy) -> policies.put(name, policy(policy)
+            .withLimits(policy.getLimits().stream().map(RateLimitAdvisorConfiguration::policy).toList())));
         return policies;
+    }
+
+    private static LimitPolicy policy(LimiterPolicyProperties policy) {
+        return new LimitPolicy(policy.getAlgorithm(), policy.getWindow(), policy.getMax(), policy.getAlertAt(),
+                policy.getBanFor(), policy.getMode(), policy.getOnFailure(), policy.getCalendar(), policy.getZone(),
+                policy.getBurst()).withMaxWait(policy.getMaxWait());
     }
 
     static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {

@@ -437,6 +437,20 @@ class LimiterAutoConfigurationTests {
     }
 
     @Test
+    void aPolicysSeveralLimitsAreCheckedEachAndOneLevelDeep() {
+        assertStartFails("limiter.policies.api.limits[1].alert-at = '5000' must be less than max (1000)",
+                "limiter.policies.api.limits[0].window=1s", "limiter.policies.api.limits[0].max=10",
+                "limiter.policies.api.limits[1].window=1h", "limiter.policies.api.limits[1].max=1000",
+                "limiter.policies.api.limits[1].alert-at=5000");
+        assertStartFails("limiter.policies.api.limits[0].limits is set: a policy's limits are one level deep",
+                "limiter.policies.api.limits[0].window=1s", "limiter.policies.api.limits[0].max=10",
+                "limiter.policies.api.limits[0].limits[0].max=1");
+        assertStartFails("limiter.policies.partner.max-wait = 'PT-1S' is negative",
+                "limiter.policies.partner.window=1s", "limiter.policies.partner.max=10",
+                "limiter.policies.partner.max-wait=-1s");
+    }
+
+    @Test
     void policyWithoutWindowFailsTheStart() {
         assertStartFails("limiter.policies.answers.window = '' is not set; every limit needs a window or a calendar",
                 "limiter.policies.answers.max=20");

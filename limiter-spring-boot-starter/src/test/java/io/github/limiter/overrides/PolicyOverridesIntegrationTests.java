@@ -150,7 +150,9 @@ class PolicyOverridesIntegrationTests {
                 "--limiter.policies.answers.alert-at=10", "--limiter.policies.answers.ban-for=10m",
                 "--limiter.policies.searches.window=1m", "--limiter.policies.searches.max=20",
                 "--limiter.policies.searches.alert-at=10", "--limiter.policies.free.window=1m", "--limiter.policies.free.max=3",
-                "--limiter.policies.pro.window=1m", "--limiter.policies.pro.max=6"));
+                "--limiter.policies.pro.window=1m", "--limiter.policies.pro.max=6",
+                "--limiter.policies.partner.limits[0].window=1s", "--limiter.policies.partner.limits[0].max=10",
+                "--limiter.policies.partner.limits[1].window=1h", "--limiter.policies.partner.limits[1].max=1000"));
         return application.run(args.toArray(String[]::new));
     }
 
@@ -280,7 +282,7 @@ class PolicyOverridesIntegrationTests {
             .withMessageContaining("max 0, which must be at least 1");
         assertThatIllegalArgumentException()
             .isThrownBy(() -> store.set("gold", new PolicyOverride(8L, null, null, null), OPS))
-            .withMessage("No rate limit policy 'gold'; defined policies: [answers, free, pro, searches]");
+            .withMessage("No rate limit policy 'gold'; defined policies: [answers, free, partner.0, partner.1, pro, searches]");
         assertThatIllegalArgumentException()
             .isThrownBy(() -> store.set("answers", PolicyOverride.NONE, OPS))
             .withMessageContaining("sets none of max, window, alert-at and ban-for");
@@ -365,6 +367,29 @@ class PolicyOverridesIntegrationTests {
         finally {
             a.getEnvironment().getPropertySources().remove("refreshed");
         }
+    }
+
+    @Test
+    void aRefreshOfOneOfAPolicysSeveralLimitsOverridesThatLimitOnEveryInstance() {
+        // Spring Boot binds a list from one property source: the refreshed one has all of it
+        MapPropertySource refreshed = new MapPropertySource("refreshed", new java.util.HashMap<>(Map.of(
+                "limiter.policies.partner.limits[0].window", "1s", "limiter.policies.partner.limits[0].max", "10",
+                "limiter.policies.partner.limits[1].window", "1h", "limiter.policies.partner.limits[1].max", "500")));
+        a.getEnvironment().getPropertySources().addFirst(refreshed);
+        try {
+            a.publishEvent(new EnvironmentChangeEvent(a, Set.of("limiter.policies.partner.limits[1].max")));
+            assertThat(a.getBean(RateLimitAdvisor.class).overrides().current()).as("at once where refreshed")
+                .containsOnlyKeys("partner.1")
+                .hasEntrySatisfying("partner.1", (override) -> assertThat(override.max()).isEqualTo(500));
+            await(BOUND, "B applies the refreshed limit",
+                    () -> b.getBean(RateLimitAdvisor.class).overrides().current().containsKey("partner.1"));
+        }
+        finally {
+            a.getEnvironment().getPropertySources().remove("refreshed");
+            store(a).remove("partner.1", OPS);
+        }
+        await(BOUND, "B back to the configured limit",
+                () -> !b.getBean(RateLimitAdvisor.class).overrides().current().containsKey("partner.1"));
     }
 
     private static boolean read(ConfigurableApplicationContext instance, String user) {

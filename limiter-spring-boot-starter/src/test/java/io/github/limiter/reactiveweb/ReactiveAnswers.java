@@ -79,6 +79,14 @@ class ReactiveAnswers {
             return CompletableFuture.completedFuture("later for " + user);
         }
 
+        // a partner's API that takes one call per 400 ms: a call over it waits its turn, up to 3s
+        @GetMapping("/partner/{user}")
+        @RateLimit(key = "#user", window = "400ms", max = 1, maxWait = "3s")
+        public Mono<String> partner(@PathVariable String user) {
+            this.bodies.incrementAndGet();
+            return Mono.just("partner called for " + user);
+        }
+
         @GetMapping("/strict/{user}")
         @RateLimit(key = "#user", window = "1m", max = 5, onFailure = OnFailure.DENY)
         public Mono<String> strict(@PathVariable String user) {

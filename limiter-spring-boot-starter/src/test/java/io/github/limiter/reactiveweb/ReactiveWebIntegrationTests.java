@@ -267,6 +267,21 @@ class ReactiveWebIntegrationTests {
         assertNothingBlocked();
     }
 
+    /** A call over a limit with a maxWait waits for the next window without blocking any thread. */
+    @Test
+    @Order(8)
+    void aCallOverALimitWithAMaxWaitWaitsForRoomWithoutBlocking() {
+        long start = System.nanoTime();
+        for (int call = 0; call < 3; call++) {
+            Response answer = get("/partner/" + this.user);
+            assertThat(answer.statusCode()).isEqualTo(200);
+            assertThat(answer.body()).isEqualTo("partner called for " + this.user);
+        }
+        // one call a 400 ms window: the three took three windows, waiting for two to end
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(400));
+        assertNothingBlocked();
+    }
+
     // last: closing a second application disposes Reactor Netty's global event loops, the first one's too
     @Test
     @Order(9)

@@ -39,8 +39,8 @@ public final class LimiterEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitsEndpoint rateLimitsEndpoint(RateLimitAdvisor advisor, RateLimitAdmin admin,
-            LimiterProperties properties, ObjectProvider<RedisPolicyOverrides> policyOverrides) {
-        return new RateLimitsEndpoint(advisor, admin, properties, policyOverrides.getIfAvailable());
+            ObjectProvider<RedisPolicyOverrides> policyOverrides) {
+        return new RateLimitsEndpoint(advisor, admin, policyOverrides.getIfAvailable());
     }
 
     // Spring Boot's endpoint discoverers apply every advisor bean to the operations they find

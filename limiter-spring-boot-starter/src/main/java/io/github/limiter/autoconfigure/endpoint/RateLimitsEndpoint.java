@@ -17,7 +17,6 @@ import io.github.limiter.RateLimitAdmin.RecentEvent;
 import io.github.limiter.LimitDescription;
 import io.github.limiter.policy.PolicyOverride;
 import io.github.limiter.interceptor.RateLimitAdvisor;
-import io.github.limiter.autoconfigure.LimiterProperties;
 import io.github.limiter.redis.RedisPolicyOverrides;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -71,23 +70,19 @@ public class RateLimitsEndpoint {
 
     private final RateLimitAdmin admin;
 
-    private final LimiterProperties properties;
-
     private final @Nullable RedisPolicyOverrides policyOverrides;
 
     /**
      * Creates the endpoint.
      * @param advisor knows every limit of the application
      * @param admin reads and clears keys, and lists the recent alerts and bans
-     * @param properties the policies
      * @param policyOverrides where policy changes are kept, or {@code null} where policies cannot
      * be changed while the application runs
      */
-    public RateLimitsEndpoint(RateLimitAdvisor advisor, RateLimitAdmin admin, LimiterProperties properties,
+    public RateLimitsEndpoint(RateLimitAdvisor advisor, RateLimitAdmin admin,
             @Nullable RedisPolicyOverrides policyOverrides) {
         this.advisor = advisor;
         this.admin = admin;
-        this.properties = properties;
         this.policyOverrides = policyOverrides;
     }
 
@@ -100,11 +95,12 @@ public class RateLimitsEndpoint {
         List<LimitDescription> limits = this.advisor.limits();
         Map<String, PolicyEntry> policies = new LinkedHashMap<>();
         Map<String, PolicyOverride> overrides = this.advisor.overrides().current();
-        this.properties.getPolicies()
-            .forEach((name, policy) -> policies.put(name, new PolicyEntry(name(policy.getAlgorithm()),
-                    text(policy.getWindow()), policy.getMax(), policy.getAlertAt(), text(policy.getBanFor()),
-                    name(policy.getMode()), OverrideEntry.of(overrides.get(name)), name(policy.getCalendar()),
-                    policy.getZone())));
+        // a policy with several limits is listed as each of them, by the name its override addresses
+        this.advisor.overrides().addressable()
+            .forEach((name, policy) -> policies.put(name, new PolicyEntry(name(policy.algorithm()),
+                    text(policy.window()), policy.max(), policy.alertAt(), text(policy.banFor()),
+                    name(policy.mode()), OverrideEntry.of(overrides.get(name)), name(policy.calendar()),
+                    policy.zone())));
         List<RecentEvent> recent;
         String recentUnavailable = null;
         try {
@@ -188,7 +184,7 @@ public class RateLimitsEndpoint {
     public WebEndpointResponse<Object> changePolicy(@Selector String policy,
             @org.springframework.lang.Nullable Long max, @org.springframework.lang.Nullable String window,
             @org.springframework.lang.Nullable Long alertAt, @org.springframework.lang.Nullable String banFor) {
-        if (this.policyOverrides == null || !this.properties.getPolicies().containsKey(policy)) {
+        if (this.policyOverrides == null || this.advisor.overrides().configured(policy) == null) {
             return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }
         try {
@@ -216,7 +212,7 @@ public class RateLimitsEndpoint {
      */
     @DeleteOperation
     public WebEndpointResponse<Object> restorePolicy(@Selector String policy) {
-        if (this.policyOverrides == null || !this.properties.getPolicies().containsKey(policy)) {
+        if (this.policyOverrides == null || this.advisor.overrides().configured(policy) == null) {
             return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }
         boolean had = this.policyOverrides.remove(policy, RequesterAdvisor.requester());

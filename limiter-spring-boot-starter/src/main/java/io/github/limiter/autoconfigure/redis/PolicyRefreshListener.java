@@ -71,7 +71,13 @@ final class PolicyRefreshListener implements ApplicationListener<EnvironmentChan
         changed.forEach(this::refresh);
     }
 
-    private void refresh(String policy, Set<Field> fields) {
+    /**
+     * Refreshes one policy's override.
+     * @param properties the policy's properties under {@code limiter.policies}: its name, or for
+     * one of its several limits {@code <name>.limits[<index>]}, whose override is {@code <name>.<index>}
+     */
+    private void refresh(String properties, Set<Field> fields) {
+        String policy = properties.replaceFirst("\\.limits\\[(\\d+)]$", ".$1");
         LimitPolicy configured = this.overrides.configured(policy);
         if (configured == null) {
             logger.warn("Configuration refresh changed limiter.policies." + policy + ", a policy the application did "
@@ -79,7 +85,7 @@ final class PolicyRefreshListener implements ApplicationListener<EnvironmentChan
             return;
         }
         LimiterPolicyProperties refreshed = Binder.get(this.environment)
-            .bind(PREFIX + policy, LimiterPolicyProperties.class)
+            .bind(PREFIX + properties, LimiterPolicyProperties.class)
             .orElseGet(LimiterPolicyProperties::new);
         PolicyOverride now = new PolicyOverride(refreshed.getMax(), refreshed.getWindow(), refreshed.getAlertAt(),
                 refreshed.getBanFor());

@@ -106,6 +106,10 @@ final class UrlRules {
                         + Arrays.toString(HttpMethod.values())));
             methods.add(known);
         }
+        if (!rule.getLimits().isEmpty()) {
+            throw invalid(properties, "limits", "[" + rule.getLimits().size() + " limits]", "is a policy's: list the "
+                    + "limits in limiter.policies.<name>.limits and set this rule's policy to <name>");
+        }
         if (!rule.getPolicy().isBlank()) {
             String inline = inline(rule);
             if (inline != null) {
@@ -133,6 +137,7 @@ final class UrlRules {
         inline.put("on-failure", rule.getOnFailure());
         inline.put("zone", rule.getZone());
         inline.put("burst", rule.getBurst());
+        inline.put("max-wait", rule.getMaxWait());
         return inline.entrySet().stream().filter((value) -> value.getValue() != null).map(Map.Entry::getKey)
             .findFirst().orElse(null);
     }
@@ -174,6 +179,9 @@ final class UrlRules {
         }
         if (rule.getBurst() != null) {
             attributes.put("burst", rule.getBurst());
+        }
+        if (rule.getMaxWait() != null) {
+            attributes.put("maxWait", rule.getMaxWait().toString());
         }
         return MergedAnnotation.of(RateLimit.class, attributes).synthesize();
     }

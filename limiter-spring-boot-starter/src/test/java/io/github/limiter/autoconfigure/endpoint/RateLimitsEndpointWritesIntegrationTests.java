@@ -64,7 +64,9 @@ class RateLimitsEndpointWritesIntegrationTests {
     }
 
     @Nested
-    @TestPropertySource(properties = "management.endpoint.ratelimits.access=unrestricted")
+    @TestPropertySource(properties = { "management.endpoint.ratelimits.access=unrestricted",
+        "limiter.policies.api.limits[0].window=1s", "limiter.policies.api.limits[0].max=10",
+        "limiter.policies.api.limits[1].window=1h", "limiter.policies.api.limits[1].max=1000" })
     class TurnedOn {
 
         @Value("${local.server.port}")
@@ -93,6 +95,24 @@ class RateLimitsEndpointWritesIntegrationTests {
                     "Rate limit policy 'reads' is overridden by 'anonymous' on this instance: max=3.",
                     "Rate limit policy 'reads' is back to its configured values (override max=3 removed by "
                             + "'anonymous' on this instance)");
+        }
+
+        @Test
+        void aPolicyWithSeveralLimitsIsListedAndOverriddenAsEachOfThem() {
+            EndpointTestApp.Client app = new EndpointTestApp.Client(this.port);
+            assertThat(app.send("GET", "/actuator/ratelimits", null).body()).contains("\"api.0\":{", "\"api.1\":{")
+                .doesNotContain("\"api\":{");
+            java.net.http.HttpResponse<String> whole = app.send("POST", "/actuator/ratelimits/api", "{\"max\": 3}");
+            assertThat(whole.statusCode()).isEqualTo(400);
+            assertThat(whole.body()).contains("Policy 'api' has several limits; override each of them by its own "
+                    + "name: 'api.0' (max 10 per PT1S), 'api.1' (max 1000 per PT1H)");
+            assertThat(app.send("POST", "/actuator/ratelimits/api.1", "{\"max\": 500}").statusCode())
+                .isEqualTo(200);
+            assertThat(app.send("GET", "/actuator/ratelimits", null).body())
+                .contains("\"api.1\":{\"algorithm\":null,\"window\":\"PT1H\",\"max\":1000")
+                .contains("\"override\":{\"max\":500");
+            assertThat(app.send("DELETE", "/actuator/ratelimits/api.1", null).body())
+                .contains("\"wasOverridden\":true");
         }
 
         @Test

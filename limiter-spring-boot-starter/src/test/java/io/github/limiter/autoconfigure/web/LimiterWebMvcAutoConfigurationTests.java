@@ -199,6 +199,10 @@ class LimiterWebMvcAutoConfigurationTests {
         String[] inline = { "limiter.web.rules.api.window=1m", "limiter.web.rules.api.max=5" };
         assertInvalid(limited.withPropertyValues(inline), "Invalid rate-limit rule: limiter.web.rules.api.paths = '' "
                 + "is required");
+        assertInvalid(limited.withPropertyValues("limiter.web.rules.api.paths=/api/**",
+                "limiter.web.rules.api.limits[0].window=1s", "limiter.web.rules.api.limits[0].max=5"),
+                "Invalid rate-limit rule: limiter.web.rules.api.limits = '[1 limits]' is a policy's: list the limits "
+                        + "in limiter.policies.<name>.limits and set this rule's policy to <name>");
         assertInvalid(limited.withPropertyValues(inline).withPropertyValues("limiter.web.rules.api.paths=/api/**/x"),
                 "Invalid rate-limit rule: limiter.web.rules.api.paths = '/api/**/x' is not a path pattern");
         assertInvalid(limited.withPropertyValues(inline).withPropertyValues("limiter.web.rules.api.paths=/api/**",

@@ -41,6 +41,16 @@ class ReportService {
         return "Imported $file for $user"
     }
 
+    /**
+     * A partner's API that takes one call per 400 ms from all our instances: a call over it waits
+     * its turn, without holding a thread, for up to three seconds.
+     */
+    @RateLimit(name = "partner", key = "'partner'", window = "400ms", max = 1, maxWait = "3s")
+    suspend fun callPartner(call: Int): String {
+        delay(1)
+        return "Partner call $call"
+    }
+
     suspend fun digestLater(user: String, refusal: RateLimitExceededException): String {
         delay(1)
         return "No digest for $user for ${refusal.retryAfter.toSeconds()} s"

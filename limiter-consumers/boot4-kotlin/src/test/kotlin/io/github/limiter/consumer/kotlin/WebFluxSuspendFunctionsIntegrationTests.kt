@@ -3,6 +3,8 @@ package io.github.limiter.consumer.kotlin
 import io.github.limiter.RateLimitExceededException
 import io.github.limiter.test.FixedWindows
 import io.github.limiter.test.LocalHttp
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.reactor.mono
 import kotlinx.coroutines.runBlocking
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatExceptionOfType
@@ -13,7 +15,9 @@ import org.junit.jupiter.api.Order
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestMethodOrder
 import reactor.blockhound.BlockHound
+import reactor.core.publisher.Flux
 import reactor.core.publisher.Mono
+import reactor.core.scheduler.Schedulers
 import org.springframework.boot.WebApplicationType
 import org.springframework.context.ConfigurableApplicationContext
 import java.time.Duration
@@ -136,6 +140,24 @@ class WebFluxSuspendFunctionsIntegrationTests {
     @Order(5)
     fun aSuspendFunctionWithAnActualCostCountsOnlyItsFailedCalls() {
         assertOnlyFailedImportsCount(context, http)
+        assertNothingBlocked()
+    }
+
+    @Test
+    @Order(6)
+    fun aSuspendFunctionOverItsLimitWaitsForRoomWithoutBlocking() {
+        val reports = context.getBean(ReportService::class.java)
+        val start = System.nanoTime()
+        // each call starts on a non-blocking thread, which BlockHound watches
+        val answers = Flux.range(0, 3)
+            .concatMap { call ->
+                mono(Dispatchers.Unconfined) { reports.callPartner(call) }.subscribeOn(Schedulers.parallel())
+            }
+            .collectList()
+            .block(Duration.ofSeconds(10))
+        assertThat(answers).containsExactly("Partner call 0", "Partner call 1", "Partner call 2")
+        // one call a 400 ms window: the three took three windows, waiting for two to end
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(400))
         assertNothingBlocked()
     }
 
