@@ -139,6 +139,11 @@ final class DocumentationExamples {
             return client;
         }
 
+        @RateLimit(name = "partner-api", key = "'partner'", window = "1s", max = 100, maxWait = "2s")
+        public String quote(String symbol) {
+            return symbol;
+        }
+
         record Report(String query) {
         }
 
