@@ -136,9 +136,9 @@ public @interface RateLimit {
     /**
      * How long a call over the limit may wait for room instead of being refused, such as
      * {@code "2s"}: the call waits as long as Redis says the limit needs (its retry-after), then is
-     * decided again, and is refused only when the next wait would end past {@code maxWait} from
-     * the call's start. A method returning a plain value waits on its own thread (a servlet
-     * thread waits with it); one returning a {@code CompletionStage}, a {@code Mono}, a
+     * decided again, and is refused only when the next wait would end more than {@code maxWait}
+     * after its first refusal. A method returning a plain value waits on its own thread (a
+     * servlet thread waits with it; on an event loop it is refused at once); one returning a {@code CompletionStage}, a {@code Mono}, a
      * {@code Flux} or a Kotlin {@code suspend} function waits without blocking any thread. Calls
      * that wait on several instances take the room in turn, never more than {@code max} a window.
      * The usual case is outbound: calls to a partner's API that allows so many a second. A

@@ -2,27 +2,43 @@ package io.github.limiter.interceptor;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.github.limiter.Decision;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.scheduler.Schedulers;
+
+import org.springframework.util.ClassUtils;
 
 /**
  * A call over a limit with a {@code maxWait}, waiting for room instead of being refused: it waits
  * as long as the refusal says ({@link Decision#retryAfter()}), is decided again, and is refused
  * only when the next wait would end past {@code maxWait} from the first refusal. Every attempt is
  * one atomic decision in Redis, so callers waiting on several instances take the room one by one
- * and never together pass {@code max}. A blocking call sleeps on its own thread; a non-blocking one
+ * and never together pass {@code max}. A blocking call sleeps on its own thread, except on a
+ * non-blocking one (an event loop), where it is refused at once; a non-blocking call
  * is decided again from the JDK's delay scheduler ({@link CompletableFuture#delayedExecutor}),
  * with no thread held while it waits.
  */
 final class Waiting {
 
     private static final long MINIMUM_WAIT = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private static final Log logger = LogFactory.getLog(Waiting.class);
+
+    private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.scheduler.Schedulers",
+            Waiting.class.getClassLoader());
+
+    // limits whose blocking waits were refused on a non-blocking thread: each is logged once
+    private static final Set<String> onEventLoop = ConcurrentHashMap.newKeySet();
 
     private Waiting() {
     }
@@ -67,6 +83,17 @@ final class Waiting {
     static Decision blocking(List<LimitSpec> specs, Decision refused, Supplier<Decision> attempt) {
         Duration maxWait = maxWait(specs, refused);
         if (maxWait == null) {
+            return refused;
+        }
+        if (REACTOR_PRESENT && Schedulers.isInNonBlockingThread()) {
+            // sleeping there would stall every connection of the event loop: refuse, and say so once
+            if (onEventLoop.add(refused.limitId())) {
+                logger.warn("Rate limit '" + refused.limitId() + "' has a maxWait, and a call over it was made by a "
+                        + "method returning a plain value on the non-blocking thread '"
+                        + Thread.currentThread().getName() + "': it is refused at once rather than sleep there. "
+                        + "Return a Mono, a Flux or a CompletableFuture to wait without a thread. Logged once per "
+                        + "limit");
+            }
             return refused;
         }
         long deadline = System.nanoTime() + maxWait.toNanos();

@@ -25,6 +25,7 @@ import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
 import org.springframework.beans.factory.BeanFactory;
@@ -135,6 +136,23 @@ class WaitingIntegrationTests {
             assertThat(Duration.ofNanos(times.get(i + 3) - times.get(i))).as("calls %d to %d", i, i + 3)
                 .isGreaterThan(Duration.ofMillis(400));
         }
+    }
+
+    @Test
+    void aBlockingCallOnAnEventLoopIsRefusedRatherThanSleepThere() {
+        Partner partner = start(prefix()).getBean(Partner.class);
+        Mono<String> onEventLoop = Mono.fromCallable(() -> partner.send("m")).subscribeOn(Schedulers.parallel());
+        assertThat(onEventLoop.block(Duration.ofSeconds(5))).isEqualTo("m");
+        assertThat(onEventLoop.block(Duration.ofSeconds(5))).isEqualTo("m");
+        long start = System.nanoTime();
+        // the window of 300ms may end meanwhile: then the call passes, and the next is refused
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> {
+            for (int call = 0; call < 3; call++) {
+                onEventLoop.block(Duration.ofSeconds(5));
+            }
+        });
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("refused, not slept on the event loop")
+            .isLessThan(Duration.ofMillis(300));
     }
 
     @Test
