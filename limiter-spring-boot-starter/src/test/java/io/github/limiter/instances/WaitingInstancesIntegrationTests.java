@@ -2,7 +2,6 @@ package io.github.limiter.instances;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -12,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.limiter.annotation.RateLimit;
+import io.github.limiter.test.CallTimes;
 import io.github.limiter.test.RedisServerExtension;
 import io.github.limiter.test.WithRedis;
 import org.junit.jupiter.api.Test;
@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WaitingInstancesIntegrationTests {
 
     // when the partner was called, by every caller of both instances
-    private static final List<Long> calledAt = Collections.synchronizedList(new ArrayList<>());
+    private static final CallTimes calledAt = new CallTimes();
 
     @Test
     void callersOnTwoInstancesWaitTheirTurnAndNeverPassMaxInAWindow() throws Exception {
@@ -68,15 +68,9 @@ class WaitingInstancesIntegrationTests {
         finally {
             callers.shutdownNow();
         }
-        List<Long> times = new ArrayList<>(calledAt);
-        Collections.sort(times);
-        assertThat(times).hasSize(12);
         // a sliding log of 3 per 500ms: any 4 calls in a row span at least the window, less the
         // time from Redis's decision to the partner's call (well under 100ms)
-        for (int i = 0; i + 3 < times.size(); i++) {
-            assertThat(Duration.ofNanos(times.get(i + 3) - times.get(i))).as("calls %d to %d", i, i + 3)
-                .isGreaterThan(Duration.ofMillis(400));
-        }
+        calledAt.assertNoMoreThan(12, 3, Duration.ofMillis(500), Duration.ofMillis(100));
     }
 
     private static ConfigurableApplicationContext start(String prefix) {
@@ -101,12 +95,12 @@ class WaitingInstancesIntegrationTests {
 
         @RateLimit(name = "partner", policy = "partner", key = "'partner'")
         public void call() {
-            calledAt.add(System.nanoTime());
+            calledAt.called();
         }
 
         @RateLimit(name = "partner", policy = "partner", key = "'partner'")
         public CompletableFuture<String> callLater() {
-            calledAt.add(System.nanoTime());
+            calledAt.called();
             return CompletableFuture.completedFuture("called");
         }
 
