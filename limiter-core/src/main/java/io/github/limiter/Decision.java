@@ -1,6 +1,7 @@
 package io.github.limiter;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -25,10 +26,14 @@ import java.util.Objects;
  * {@code true}
  * @param shadow whether the limit is in shadow mode: the outcome is what it would have decided,
  * and the call proceeds whatever it is
+ * @param local whether this instance decided the call in its own memory, not Redis: while Redis
+ * could not decide, under a limit whose on-failure setting is {@link OnFailure#LOCAL}; its counts,
+ * alerts and bans are this instance's alone
  * @since 0.1.0
  */
 public record Decision(String limitId, String key, Outcome outcome, long limit, long count, long remaining,
-        Duration retryAfter, Duration resetAfter, boolean alertRaised, boolean banStarted, boolean shadow) {
+        Duration retryAfter, Duration resetAfter, boolean alertRaised, boolean banStarted, boolean shadow,
+        boolean local) {
 
     /**
      * Validates the components.
@@ -43,6 +48,7 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      * @param alertRaised whether this call raised the window's alert
      * @param banStarted whether this call started a ban
      * @param shadow whether the limit is in shadow mode
+     * @param local whether this instance decided in its own memory
      */
     public Decision {
         Objects.requireNonNull(limitId, "limitId must not be null");
@@ -66,7 +72,7 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      */
     public static Decision allow(String limitId, String key, long limit, long count, Duration resetAfter) {
         return new Decision(limitId, key, Outcome.ALLOWED, limit, count, Math.max(0, limit - count), Duration.ZERO,
-                resetAfter, false, false, false);
+                resetAfter, false, false, false, false);
     }
 
     /**
@@ -84,7 +90,7 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
     public static Decision reject(String limitId, String key, long limit, long count, Duration retryAfter,
             Duration resetAfter) {
         return new Decision(limitId, key, Outcome.REJECTED, limit, count, Math.max(0, limit - count), retryAfter,
-                resetAfter, false, false, false);
+                resetAfter, false, false, false, false);
     }
 
     /**
@@ -100,7 +106,8 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      */
     public static Decision ban(String limitId, String key, long limit, long count, Duration banLeft,
             Duration resetAfter) {
-        return new Decision(limitId, key, Outcome.BANNED, limit, count, 0, banLeft, resetAfter, false, false, false);
+        return new Decision(limitId, key, Outcome.BANNED, limit, count, 0, banLeft, resetAfter, false, false, false,
+                false);
     }
 
     /**
@@ -114,7 +121,37 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      * @since 0.1.0
      */
     public static Decision unavailable(String limitId, String key, long limit, Duration retryAfter) {
-        return new Decision(limitId, key, Outcome.ERROR, limit, 0, 0, retryAfter, Duration.ZERO, false, false, false);
+        return new Decision(limitId, key, Outcome.ERROR, limit, 0, 0, retryAfter, Duration.ZERO, false, false, false,
+                false);
+    }
+
+    /**
+     * Returns the decision that binds a call under several limits, as the limiter picks it: enforced
+     * limits over shadow ones; then a rejection over an allowance; then the longest wait, or the
+     * fewest calls remaining. For {@link RateLimiter}s of your own.
+     * @param decisions each limit's decision of the call; not empty
+     * @return the binding decision
+     * @since 0.1.0
+     */
+    public static Decision binding(List<Decision> decisions) {
+        Decision binding = decisions.get(0);
+        for (int i = 1; i < decisions.size(); i++) {
+            Decision decision = decisions.get(i);
+            binding = binding.boundBy(decision) ? decision : binding;
+        }
+        return binding;
+    }
+
+    private boolean boundBy(Decision candidate) {
+        if (candidate.shadow != this.shadow) {
+            return !candidate.shadow;
+        }
+        boolean candidateAllowed = candidate.outcome == Outcome.ALLOWED;
+        if (candidateAllowed != (this.outcome == Outcome.ALLOWED)) {
+            return !candidateAllowed;
+        }
+        return candidateAllowed ? candidate.remaining < this.remaining
+                : candidate.retryAfter.compareTo(this.retryAfter) > 0;
     }
 
     /**
@@ -124,7 +161,7 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      */
     public Decision withAlertRaised() {
         return new Decision(this.limitId, this.key, this.outcome, this.limit, this.count, this.remaining,
-                this.retryAfter, this.resetAfter, true, this.banStarted, this.shadow);
+                this.retryAfter, this.resetAfter, true, this.banStarted, this.shadow, this.local);
     }
 
     /**
@@ -134,7 +171,7 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      */
     public Decision withBanStarted() {
         return new Decision(this.limitId, this.key, this.outcome, this.limit, this.count, this.remaining,
-                this.retryAfter, this.resetAfter, this.alertRaised, true, this.shadow);
+                this.retryAfter, this.resetAfter, this.alertRaised, true, this.shadow, this.local);
     }
 
     /**
@@ -144,7 +181,18 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      */
     public Decision inShadow() {
         return new Decision(this.limitId, this.key, this.outcome, this.limit, this.count, this.remaining,
-                this.retryAfter, this.resetAfter, this.alertRaised, this.banStarted, true);
+                this.retryAfter, this.resetAfter, this.alertRaised, this.banStarted, true, this.local);
+    }
+
+    /**
+     * Returns this decision as made by this instance in its own memory, while Redis could not
+     * decide ({@link OnFailure#LOCAL}).
+     * @return a copy with {@link #local()} set
+     * @since 0.1.0
+     */
+    public Decision locally() {
+        return new Decision(this.limitId, this.key, this.outcome, this.limit, this.count, this.remaining,
+                this.retryAfter, this.resetAfter, this.alertRaised, this.banStarted, this.shadow, true);
     }
 
     /**
@@ -157,7 +205,7 @@ public record Decision(String limitId, String key, Outcome outcome, long limit, 
      */
     public Decision seenAgain(Duration retryAfterNow, Duration resetAfterNow) {
         return new Decision(this.limitId, this.key, this.outcome, this.limit, this.count, this.remaining,
-                retryAfterNow, resetAfterNow, false, false, this.shadow);
+                retryAfterNow, resetAfterNow, false, false, this.shadow, this.local);
     }
 
     /**

@@ -132,6 +132,25 @@ public interface RateLimiter {
         });
     }
 
+    /**
+     * Tells this limiter's listeners, and one more, about a call decided without it: decided by the
+     * instance in its own memory while this limiter could not decide ({@link OnFailure#LOCAL}), so
+     * that such decisions reach the meters, events and response headers this limiter's own reach.
+     * The decisions say so ({@link Decision#local()}); the latency is zero. This default tells only
+     * the given listener; the Redis-backed limiter tells its listeners first.
+     * @param requests the limits the call was decided under
+     * @param decisions each limit's decision, in the order of {@code requests}
+     * @param binding the decision the caller acts on
+     * @param listener one more listener, of this call only, or {@code null}
+     * @since 0.1.0
+     */
+    default void decidedLocally(List<LimitRequest> requests, List<Decision> decisions, Decision binding,
+            @Nullable RateLimitListener listener) {
+        if (listener != null) {
+            listener.onDecision(requests, decisions, binding, Duration.ZERO);
+        }
+    }
+
     /** Tells a listener the binding decision of a call, under the request of its limit. */
     private static void tell(RateLimitListener listener, List<LimitRequest> requests, Decision decision) {
         LimitRequest request = requests.stream()

@@ -3,6 +3,7 @@ package io.github.limiter.interceptor;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -64,6 +65,8 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private final Supplier<List<RateLimitListener>> listeners;
 
     private final PolicyOverrides overrides;
+
+    private final LocalLimits localLimits = new LocalLimits();
 
     RateLimitInterceptor(LimitSpecs specs, Supplier<RateLimiter> rateLimiter,
             Supplier<RateLimitAdvisor.Settings> settings, Supplier<List<RateLimitListener>> listeners,
@@ -326,12 +329,12 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private Decision decideOnce(List<LimitSpec> specs, List<LimitRequest> requests,
             @Nullable RateLimitListener listener) {
         try {
-            return this.rateLimiter.get().tryAcquire(requests, listener);
+            return this.localLimits.redisDecided(this.rateLimiter.get().tryAcquire(requests, listener));
         }
         catch (DataAccessException ex) {
             // Redis could not decide. The script may still have run, so it is never retried: the
             // call follows its limits' on-failure setting instead, and the limiter has logged it.
-            return onFailure(specs, requests);
+            return onFailure(specs, requests, listener);
         }
     }
 
@@ -353,19 +356,21 @@ final class RateLimitInterceptor implements MethodInterceptor {
         CompletionStage<Decision> decided = limiter.tryAcquireAsync(requests, listener);
         return decided.handle((decision, failure) -> {
             if (failure == null) {
-                return decision;
+                return this.localLimits.redisDecided(decision);
             }
             Throwable cause = unwrap(failure);
             if (cause instanceof DataAccessException) {
-                return onFailure(specs, requests);
+                return onFailure(specs, requests, listener);
             }
             throw (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
         });
     }
 
-    /** A deny decision if any limit of the call denies on failure, else an uncounted allowance. */
-    private Decision onFailure(List<LimitSpec> specs, List<LimitRequest> requests) {
+    /** Denied if an enforced limit denies on failure, else decided in memory by the local ones, else allowed. */
+    private Decision onFailure(List<LimitSpec> specs, List<LimitRequest> requests,
+            @Nullable RateLimitListener listener) {
         LimitRequest first = requests.get(0);
+        Set<String> local = new HashSet<>(0);
         for (LimitSpec spec : specs) {
             OnFailure choice = (spec.onFailure() != null) ? spec.onFailure() : this.settings.get().onFailure();
             if (choice == OnFailure.DENY && spec.limit().mode() == Limit.Mode.ENFORCE) {
@@ -375,8 +380,13 @@ final class RateLimitInterceptor implements MethodInterceptor {
                     .orElse(first);
                 return Decision.unavailable(request.limitId(), request.key(), request.limit().max(), FAILURE_RETRY);
             }
+            if (choice == OnFailure.LOCAL) {
+                local.add(spec.limitId());
+            }
         }
-        return Decision.allow(first.limitId(), first.key(), first.limit().max(), 0, Duration.ZERO);
+        List<LimitRequest> locally = requests.stream().filter(request -> local.contains(request.limitId())).toList();
+        return locally.isEmpty() ? Decision.allow(first.limitId(), first.key(), first.limit().max(), 0, Duration.ZERO)
+                : this.localLimits.decide(locally, this.rateLimiter.get(), listener);
     }
 
 }

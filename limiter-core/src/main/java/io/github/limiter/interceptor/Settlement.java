@@ -24,7 +24,8 @@ import org.springframework.dao.DataAccessException;
  * Settles one call of a method whose limits have an {@link RateLimit#actualCost()}: it hears the
  * call's decisions, as a listener of this call alone, and once the call ran, gives back or charges
  * the difference under each limit that allowed it ({@link RateLimiter#settleAsync}). A call no
- * decision counted (one let through uncounted while Redis could not decide) has nothing to settle.
+ * decision counted (one let through uncounted while Redis could not decide) has nothing to settle,
+ * nor has one decided in the instance's memory ({@link Decision#local()}).
  *
  * <p>Settling never fails the call: its own result or exception stands. What cannot be settled
  * keeps the cost it took: an expression that fails is logged as an ERROR once per limit, a Redis
@@ -76,7 +77,8 @@ final class Settlement implements RateLimitListener {
             LimitRequest request = call.requests().get(i);
             Decision decision = call.decisions().get(i);
             ActualCost actualCost = this.limits.actualCosts().get(request.limitId());
-            if (actualCost == null || decision.outcome() != Decision.Outcome.ALLOWED) {
+            // a call decided locally, while Redis could not, counted nothing in Redis
+            if (actualCost == null || decision.outcome() != Decision.Outcome.ALLOWED || decision.local()) {
                 continue;
             }
             try {

@@ -1,14 +1,13 @@
 package io.github.limiter.redis;
 
 import java.time.Duration;
-import java.util.List;
 
 import io.github.limiter.Decision;
 import io.github.limiter.Decision.Outcome;
 
 /**
- * Which of a call's decisions, one per limit, binds it; and what a limit's decision becomes when
- * another limit refused the call.
+ * What a limit's decision becomes when another limit refused the call, and whether a decision
+ * refuses it; which decision binds is {@link Decision#binding(java.util.List)}.
  */
 final class BindingDecisions {
 
@@ -28,31 +27,6 @@ final class BindingDecisions {
     /** Whether an enforced limit refuses the call. */
     static boolean refuses(Decision decision) {
         return !decision.shadow() && decision.outcome() != Outcome.ALLOWED;
-    }
-
-    /**
-     * The decision that binds: enforced limits over shadow ones; then a rejection over an
-     * allowance; then the longest wait, or the fewest calls remaining.
-     */
-    static Decision binding(List<Decision> decisions) {
-        Decision binding = decisions.get(0);
-        for (int i = 1; i < decisions.size(); i++) {
-            Decision decision = decisions.get(i);
-            binding = binds(decision, binding) ? decision : binding;
-        }
-        return binding;
-    }
-
-    private static boolean binds(Decision candidate, Decision current) {
-        if (candidate.shadow() != current.shadow()) {
-            return !candidate.shadow();
-        }
-        boolean candidateAllowed = candidate.outcome() == Outcome.ALLOWED;
-        if (candidateAllowed != (current.outcome() == Outcome.ALLOWED)) {
-            return !candidateAllowed;
-        }
-        return candidateAllowed ? candidate.remaining() < current.remaining()
-                : candidate.retryAfter().compareTo(current.retryAfter()) > 0;
     }
 
 }

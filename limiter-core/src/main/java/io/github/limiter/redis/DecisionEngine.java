@@ -155,6 +155,12 @@ final class DecisionEngine {
         });
     }
 
+    /** Tells the listeners about a call the instance decided in its own memory, with no Redis latency. */
+    void decidedLocally(List<LimitRequest> requests, List<Decision> decisions, Decision binding,
+            @Nullable RateLimitListener callListener) {
+        notify(callListener, listener -> listener.onDecision(requests, decisions, binding, Duration.ZERO));
+    }
+
     /** Checks every limit id; throws {@link IllegalArgumentException} for an invalid one. */
     static void checkLimitId(String limitId) {
         Objects.requireNonNull(limitId, "limitId must not be null");
@@ -288,7 +294,7 @@ final class DecisionEngine {
                 this.localRefusals.remember(stateKeys[i], requests.get(i), decisions.get(i));
             }
         }
-        Decision binding = BindingDecisions.binding(decisions);
+        Decision binding = Decision.binding(decisions);
         if (logger.isDebugEnabled()) {
             logger.debug("Decided " + decisions + " in " + latency.toNanos() / 1000 + " us");
         }

@@ -67,7 +67,7 @@ final class DecisionReply {
             // a burst's bucket holds more than a window's max: what is left is what it holds
             decision = new Decision(decision.limitId(), decision.key(), decision.outcome(), max, count,
                     Math.max(request.limit().burst() - count, 0), decision.retryAfter(), decision.resetAfter(), false, false,
-                    false);
+                    false, false);
         }
         if (reply.get(at + 4) == 1L) {
             decision = decision.withAlertRaised();

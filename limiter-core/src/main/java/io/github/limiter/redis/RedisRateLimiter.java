@@ -126,6 +126,13 @@ public final class RedisRateLimiter implements RateLimiter, RateLimitAdmin, Smar
         }
     }
 
+    /** {@inheritDoc} <p>This limiter tells its listeners (meters, events), then the given one. */
+    @Override
+    public void decidedLocally(List<LimitRequest> requests, List<Decision> decisions, Decision binding,
+            @Nullable RateLimitListener listener) {
+        this.engine.decidedLocally(requests, decisions, binding, listener);
+    }
+
     /** {@inheritDoc} <p>Under {@code FIXED_WINDOW} and {@code SLIDING_WINDOW}, which keep counts per window. */
     @Override
     public CompletionStage<Boolean> settleAsync(LimitRequest request, Decision decision, long actualCost,

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 class CallListenerTests {
 
     private static final Decision DECISION = new Decision("id", "key", Outcome.ALLOWED, 3, 1, 2, Duration.ZERO,
-            Duration.ofSeconds(60), false, false, false);
+            Duration.ofSeconds(60), false, false, false, false);
 
     @Test
     void noneOrOneIsItself() {

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LimitedFuturesTests {
 
     private static final Decision DECISION = new Decision("id", "key", Outcome.ALLOWED, 3, 1, 2, Duration.ZERO,
-            Duration.ofSeconds(60), false, false, false);
+            Duration.ofSeconds(60), false, false, false, false);
 
     private final ReactiveAdapterRegistry registry = new ReactiveAdapterRegistry();
 

@@ -19,7 +19,8 @@ import org.springframework.context.ApplicationEventPublisher;
 /**
  * Publishes the alert and ban events decisions call for as Spring application events, also for a
  * decision Redis made after its call had timed out ({@link #onLateDecision}): exactly one event per
- * alert and per ban. A shadow limit's would-be ban is logged, not published: nothing may act on it.
+ * alert and per ban. An alert or ban an instance decided in its own memory while Redis could not
+ * ({@link Decision#local()}) is published too, its line saying so: one per instance that decided it. A shadow limit's would-be ban is logged, not published: nothing may act on it.
  *
  * <p>Each alert and ban also gets a WARN line, up to a bound: the first {@code maxLogLines} of an
  * interval are written, the rest counted in one line when the interval ends (see
@@ -73,7 +74,9 @@ public final class DecisionEvents implements RateLimitListener, AutoCloseable {
     public void onDecision(List<LimitRequest> requests, List<Decision> decisions, Decision binding,
             Duration latency) {
         for (int i = 0; i < requests.size(); i++) {
-            publish(requests.get(i), decisions.get(i), "");
+            Decision decision = decisions.get(i);
+            publish(requests.get(i), decision, decision.local() ? " (decided in this instance's memory while Redis "
+                    + "cannot decide)" : "");
         }
     }
 

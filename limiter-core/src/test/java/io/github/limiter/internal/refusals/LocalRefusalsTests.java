@@ -59,7 +59,7 @@ class LocalRefusalsTests {
 
     private static void remember(LocalRefusals local, String key, Duration retryAfter) {
         local.remember(key, new LimitRequest("id", key, LIMIT, 1),
-                new Decision("id", key, Outcome.REJECTED, 1, 1, 0, retryAfter, retryAfter, false, false, false));
+                new Decision("id", key, Outcome.REJECTED, 1, 1, 0, retryAfter, retryAfter, false, false, false, false));
     }
 
     private static Decision refuse(LocalRefusals local, String key) {
