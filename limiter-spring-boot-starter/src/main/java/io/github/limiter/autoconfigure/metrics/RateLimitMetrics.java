@@ -31,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code limiter.decisions.late} (limit, mode): decisions Redis made after their call had timed
  * out (each already counted as an {@code error}); their alerts and bans count in
  * {@code limiter.alerts} and {@code limiter.bans} like any other</li>
+ * <li>{@code limiter.decisions.local} (limit, outcome, mode): decisions an instance made in its own
+ * memory while Redis could not decide (on-failure {@code local}; each call already counted as an
+ * {@code error}); their alerts and bans count in {@code limiter.alerts} and {@code limiter.bans}</li>
  * </ul>
  */
 class RateLimitMetrics implements RateLimitListener {
@@ -63,7 +66,9 @@ class RateLimitMetrics implements RateLimitListener {
         }
         for (Decision decision : decisions) {
             String mode = decision.shadow() ? "shadow" : "enforce";
-            counter("limiter.decisions", decision.limitId(), decision.outcome().name().toLowerCase(Locale.ROOT), mode)
+            // a call decided locally was counted as an error already, when Redis failed it
+            counter(decision.local() ? "limiter.decisions.local" : "limiter.decisions", decision.limitId(),
+                    decision.outcome().name().toLowerCase(Locale.ROOT), mode)
                 .increment();
             countEvents(decision, mode);
         }
@@ -126,6 +131,8 @@ class RateLimitMetrics implements RateLimitListener {
             case "limiter.alerts" -> "Alerts raised: first calls past a limit's alert threshold in a window";
             case "limiter.skipped" -> "Calls a limit skipped: their key was null or blank and limiter.blank-key is skip";
             case "limiter.decisions.late" -> "Decisions Redis made after their call had timed out (counted as errors)";
+            case "limiter.decisions.local" -> "Decisions made in the instance's memory while Redis could not decide "
+                    + "(counted as errors)";
             default -> "Bans started: keys that went past a limit with a ban";
         };
     }

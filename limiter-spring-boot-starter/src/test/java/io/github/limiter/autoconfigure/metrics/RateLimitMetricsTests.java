@@ -105,7 +105,7 @@ class RateLimitMetricsTests {
 
     private Decision decision(Outcome outcome, boolean alert, boolean ban, boolean shadow) {
         return new Decision("answers", "alice", outcome, 10, 5, 5, Duration.ZERO, Duration.ofSeconds(30), alert, ban,
-                shadow);
+                shadow, false);
     }
 
 }

@@ -128,7 +128,7 @@ class LimiterWebMvcAutoConfigurationTests {
                 RateLimitExceptionHandler handler = context.getBean(RateLimitExceptionHandler.class);
                 ProblemDetail problem = handler.handle(new RateLimitExceededException(new Decision("answers", "alice",
                         Decision.Outcome.REJECTED, 20, 20, 0, Duration.ofSeconds(30), Duration.ofSeconds(30), false,
-                        false, false)))
+                        false, false, false)))
                     .getBody();
                 assertThat(problem.getType())
                     .isEqualTo(URI.create("https://example.com/docs/problems/rate-limit-exceeded"));

@@ -89,7 +89,7 @@ class RateLimitExceptionHandlerTests {
 
     private static RateLimitExceededException refused(Outcome outcome, Duration retryAfter) {
         return new RateLimitExceededException(new Decision("answers", "alice", outcome, 20, 20, 0, retryAfter,
-                Duration.ofSeconds(30), false, false, false));
+                Duration.ofSeconds(30), false, false, false, false));
     }
 
 }

@@ -19,10 +19,10 @@ class RateLimitHeadersTests {
     private final LimitRequest perHour = LimitRequest.of("hourly", "alice", Limit.of(100, Duration.ofHours(1)));
 
     private final Decision minute = new Decision("answers", "alice", Outcome.ALLOWED, 20, 5, 15, Duration.ZERO,
-            Duration.ofMillis(29_200), false, false, false);
+            Duration.ofMillis(29_200), false, false, false, false);
 
     private final Decision hour = new Decision("hourly", "alice", Outcome.ALLOWED, 100, 5, 95, Duration.ZERO,
-            Duration.ofMinutes(50), false, false, false);
+            Duration.ofMinutes(50), false, false, false, false);
 
     @Test
     void writesBothSetsByDefault() {
@@ -47,7 +47,7 @@ class RateLimitHeadersTests {
     @Test
     void aRejectedCallIsToldWhenItMayCallAgain() {
         Decision rejected = new Decision("answers", "alice", Outcome.REJECTED, 20, 20, 0, Duration.ofSeconds(12),
-                Duration.ofSeconds(12), false, false, false);
+                Duration.ofSeconds(12), false, false, false, false);
         assertThat(RateLimitHeaders.of(Headers.BOTH, List.of(this.perMinute), List.of(rejected), rejected))
             .containsEntry("RateLimit", "\"answers\";r=0;t=12")
             .containsEntry("X-RateLimit-Reset", "12");
@@ -56,11 +56,11 @@ class RateLimitHeadersTests {
     @Test
     void leavesShadowLimitsOutAndQuotesNamesSafely() {
         Decision shadow = new Decision("trial", "alice", Outcome.REJECTED, 1, 1, 0, Duration.ofSeconds(5),
-                Duration.ofSeconds(5), false, false, true);
+                Duration.ofSeconds(5), false, false, true, false);
         LimitRequest trial = LimitRequest.of("trial", "alice", Limit.of(1, Duration.ofSeconds(5)));
         assertThat(RateLimitHeaders.of(Headers.BOTH, List.of(trial), List.of(shadow), shadow)).isEmpty();
         Decision quoted = new Decision("say\"hi\"", "alice", Outcome.ALLOWED, 20, 1, 19, Duration.ZERO,
-                Duration.ofSeconds(1), false, false, false);
+                Duration.ofSeconds(1), false, false, false, false);
         assertThat(RateLimitHeaders.of(Headers.IETF, List.of(this.perMinute), List.of(quoted), quoted))
             .containsEntry("RateLimit-Policy", "\"say_hi_\";q=20;w=60");
     }
