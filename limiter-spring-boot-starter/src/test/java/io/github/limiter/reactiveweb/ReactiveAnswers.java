@@ -94,6 +94,14 @@ class ReactiveAnswers {
             return Mono.just("strict for " + user);
         }
 
+        // counted in the instance's memory while Redis cannot decide
+        @GetMapping("/local/{user}")
+        @RateLimit(key = "#user", window = "1m", max = 2, onFailure = OnFailure.LOCAL)
+        public Mono<String> local(@PathVariable String user) {
+            this.bodies.incrementAndGet();
+            return Mono.just("local for " + user);
+        }
+
     }
 
     /** Not limited, and answers on another thread than the request's. */

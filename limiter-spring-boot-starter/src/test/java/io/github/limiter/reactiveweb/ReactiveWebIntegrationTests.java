@@ -307,6 +307,13 @@ class ReactiveWebIntegrationTests {
             assertThat(denied.header("Retry-After")).hasValue("1");
             assertThat(millis).as("two calls, each within the limiter's timeout").isLessThan(2_000);
             assertThat(ruleMillis).as("the rule's call, within the limiter's timeout").isLessThan(1_000);
+            // on-failure local: this instance counts in its memory, refuses past max as Redis would
+            List<Response> local = List.of(toDown.get("/local/" + this.user), toDown.get("/local/" + this.user),
+                    toDown.get("/local/" + this.user));
+            assertThat(local).extracting(Response::statusCode).containsExactly(200, 200, 429);
+            assertThat(local.get(0).header("X-RateLimit-Remaining")).as("headers of the local decision").hasValue("1");
+            assertThat(local.get(2).header("X-RateLimit-Remaining")).hasValue("0");
+            assertThat(local.get(2).body()).contains("\"type\":\"https://limiter.github.io/problems/rate-limit-exceeded\"");
         }
         assertNothingBlocked();
     }
