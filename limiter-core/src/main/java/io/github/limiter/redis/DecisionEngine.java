@@ -59,6 +59,10 @@ final class DecisionEngine {
         this.localRefusals = localRefusals;
         this.cluster = cluster;
         this.failures = new DecisionFailures(permissionMessage, permissionErrorLogged);
+        // The scripts are read from the jar here, on the thread that builds the limiter, not by the
+        // first decision: with Redis down at start, that may be made on an event loop, and served
+        // (on-failure local or allow), without any check having read them before.
+        Objects.requireNonNull(DecisionScript.SCRIPT);
     }
 
     void normalizeKeys(boolean normalizeKeys) {
