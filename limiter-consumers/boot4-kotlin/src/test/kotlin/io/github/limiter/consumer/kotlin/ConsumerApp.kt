@@ -4,6 +4,7 @@ import io.github.limiter.test.FixedWindows
 import io.github.limiter.test.LocalHttp
 import io.github.limiter.test.RedisServerExtension
 import org.assertj.core.api.Assertions.assertThat
+import reactor.blockhound.BlockHound
 import org.springframework.boot.Banner
 import org.springframework.boot.WebApplicationType
 import org.springframework.boot.builder.SpringApplicationBuilder
@@ -48,4 +49,17 @@ fun assertOnlyFailedImportsCount(context: ConfigurableApplicationContext, http: 
         assertThat(http.get("/imports/fay").statusCode()).`as`("failed import %d", i).isEqualTo(400)
     }
     assertThat(http.get("/imports/fay?file=f6").statusCode()).`as`("past three failed imports").isEqualTo(429)
+}
+
+/**
+ * Installs BlockHound for the rest of the JVM's life: each blocking call on a non-blocking thread
+ * is recorded in [blockingCalls], with its thread and stack, rather than thrown where it happened.
+ */
+fun installBlockHound(blockingCalls: MutableList<String>) {
+    BlockHound.install({ builder ->
+        builder.blockingMethodCallback { method ->
+            blockingCalls.add("${Thread.currentThread().name}: $method\n\tat "
+                    + Throwable().stackTrace.joinToString("\n\tat "))
+        }
+    })
 }

@@ -8,7 +8,6 @@ import kotlinx.coroutines.delay
 import kotlinx.coroutines.reactor.mono
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
-import reactor.blockhound.BlockHound
 import reactor.core.publisher.Flux
 import reactor.core.scheduler.Schedulers
 import org.springframework.boot.Banner
@@ -38,12 +37,7 @@ class LocalSuspendFunctionsIntegrationTests {
 
     @Test
     fun whileRedisIsDownASuspendFunctionIsLimitedInMemoryWithoutBlocking() {
-        BlockHound.install({ builder ->
-            builder.blockingMethodCallback { method ->
-                blockingCalls.add("${Thread.currentThread().name}: $method\n\tat "
-                        + Throwable().stackTrace.joinToString("\n\tat "))
-            }
-        })
+        installBlockHound(blockingCalls)
         val nothingListens = ServerSocket(0).use { it.localPort }
         val down = SpringApplicationBuilder(LocalQuotesApplication::class.java)
             .web(WebApplicationType.NONE)

@@ -26,7 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList
 /**
  * The Kotlin application on WebFlux, over real HTTP and a real Redis: its `suspend` functions are
  * limited by keys read from their parameters, answered 429 past the limit, with the rate-limit
- * headers on allowed answers, and decided without blocking: BlockHound watches every non-blocking
+ * headers on allowed answers, and decided without blocking: [BlockHound] watches every non-blocking
  * thread (the web server's, Lettuce's, Reactor's) and records any blocking call.
  *
  * Runs in a JVM of its own (the build gives each test class one), since BlockHound instruments
@@ -46,12 +46,7 @@ class WebFluxSuspendFunctionsIntegrationTests {
         @BeforeAll
         @JvmStatic
         fun start() {
-            BlockHound.install({ builder ->
-                builder.blockingMethodCallback { method ->
-                    blockingCalls.add("${Thread.currentThread().name}: $method\n\tat "
-                            + Throwable().stackTrace.joinToString("\n\tat "))
-                }
-            })
+            installBlockHound(blockingCalls)
             // nothing loaded ahead, as a user's test would not: the starter initialises at start
             // what Spring's proxies load on a suspend function's first call
             context = startApplication(WebApplicationType.REACTIVE)
