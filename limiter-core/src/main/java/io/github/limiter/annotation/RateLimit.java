@@ -190,8 +190,9 @@ public @interface RateLimit {
 
     /**
      * What a call does when Redis cannot decide it (unreachable, or slower than the limiter's
-     * timeout): {@code OnFailure.ALLOW} lets it through uncounted, {@code OnFailure.DENY} refuses it.
-     * Written {@code onFailure = OnFailure.DENY}. At most one.
+     * timeout): {@code OnFailure.ALLOW} lets it through uncounted, {@code OnFailure.DENY} refuses it,
+     * {@code OnFailure.LOCAL} decides it in the instance's memory under the same limit. Written
+     * {@code onFailure = OnFailure.DENY}. At most one.
      * @return the choice, or none for the policy's ({@code limiter.redis.on-failure} without one)
      */
     OnFailure[] onFailure() default {};

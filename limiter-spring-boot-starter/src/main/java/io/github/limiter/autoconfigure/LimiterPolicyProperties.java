@@ -50,7 +50,7 @@ public class LimiterPolicyProperties {
     private Limit.@Nullable Mode mode;
 
     /**
-     * What calls under this policy do when Redis cannot decide: allow or deny. Defaults to
+     * What calls under this policy do when Redis cannot decide: allow, deny or local. Defaults to
      * limiter.redis.on-failure.
      */
     private @Nullable OnFailure onFailure;

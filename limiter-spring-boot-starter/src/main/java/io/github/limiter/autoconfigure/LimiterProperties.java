@@ -64,7 +64,7 @@ public class LimiterProperties implements Validator {
     /**
      * Named policies, used as @RateLimit(policy = "<name>"), each with: algorithm (fixed-window,
      * sliding-log, sliding-window, token-bucket), window (60s, 1m, PT1M), max, alert-at, ban-for,
-     * mode (enforce, shadow), on-failure (allow, deny), and calendar (day, week, month, year) with
+     * mode (enforce, shadow), on-failure (allow, deny, local), and calendar (day, week, month, year) with
      * zone (Europe/Berlin, or SpEL per call) to count per calendar period instead of per window.
      * Attributes set on the annotation override the policy's.
      */

@@ -37,7 +37,8 @@ public class LimiterRedisProperties {
 
     /**
      * What limited calls do when Redis cannot decide: allow (the default: a Redis outage does
-     * not take the site down, and limiter.decisions counts it as outcome "error") or deny.
+     * not take the site down, and limiter.decisions counts it as outcome "error"), deny, or local
+     * (each instance enforces the limit in its own memory, so N instances allow up to N x max).
      */
     private OnFailure onFailure = OnFailure.ALLOW;
 

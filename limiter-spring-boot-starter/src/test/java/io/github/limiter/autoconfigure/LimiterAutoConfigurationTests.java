@@ -14,6 +14,7 @@ import io.github.limiter.CalendarWindow;
 import io.github.limiter.Decision;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitRequest;
+import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitAdmin;
 import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
@@ -312,6 +313,24 @@ class LimiterAutoConfigurationTests {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause()
                 .hasMessageContaining("limiter.key-prefix 'app{1}:' must not contain '{' or '}'");
+        });
+    }
+
+    @Test
+    void bindsOnFailureLocalAndRefusesAValueItDoesNotKnow() {
+        this.runner
+            .withPropertyValues("limiter.redis.on-failure=local", "limiter.policies.quotes.window=1m",
+                    "limiter.policies.quotes.max=5", "limiter.policies.quotes.on-failure=LOCAL")
+            .run(context -> {
+                LimiterProperties properties = context.getBean(LimiterProperties.class);
+                assertThat(properties.getRedis().getOnFailure()).isEqualTo(OnFailure.LOCAL);
+                assertThat(properties.getPolicies().get("quotes").getOnFailure()).isEqualTo(OnFailure.LOCAL);
+            });
+        this.runner.withPropertyValues("limiter.redis.on-failure=locally").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure())
+                .hasStackTraceContaining("Failed to bind properties under 'limiter.redis.on-failure'")
+                .hasStackTraceContaining("No enum constant io.github.limiter.OnFailure.locally");
         });
     }
 

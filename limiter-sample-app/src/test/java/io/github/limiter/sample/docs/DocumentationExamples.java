@@ -7,6 +7,7 @@ import java.util.List;
 import io.github.limiter.Algorithm;
 import io.github.limiter.CalendarWindow;
 import io.github.limiter.Decision;
+import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitAlertEvent;
 import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.RateLimitExceededException;
@@ -81,6 +82,16 @@ final class DocumentationExamples {
         @RateLimit(name = "search", key = "#clientIp", window = "1m", max = 30)
         public List<String> search(String query) {
             return List.of(query);
+        }
+
+    }
+
+    /** docs/operations.md, limits held in memory while Redis cannot decide. */
+    static class Quotes {
+
+        @RateLimit(key = "#apiKey", window = "1m", max = 100, onFailure = OnFailure.LOCAL)
+        public String quote(String apiKey) {
+            return apiKey;
         }
 
     }
