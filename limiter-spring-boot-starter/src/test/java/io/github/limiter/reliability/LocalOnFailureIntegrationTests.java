@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.limiter.Decision;
 import io.github.limiter.LimitRequest;
+import io.github.limiter.RateLimitBanEvent;
 import io.github.limiter.RateLimitExceededException;
 import io.github.limiter.RateLimitListener;
 import io.github.limiter.annotation.RateLimit;
@@ -27,6 +28,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Redis stops under concurrent calls of limits whose on-failure setting is {@code local}
  * ({@code limiter.redis.on-failure=local}): the instance enforces each limit in its own memory, so
  * a key gets exactly max calls and no more, another key still gets its own, and a ban holds; the
- * decisions say they were local, and the listeners and meters hear them. Once Redis is back the
+ * decisions say they were local, and the listeners, meters, events and log hear them. Once Redis is back the
  * counts are Redis's again, exactly.
  */
 @ExtendWith(OutputCaptureExtension.class)
@@ -88,6 +90,9 @@ class LocalOnFailureIntegrationTests {
                 .mapToDouble(counter -> counter.count())
                 .sum()).isEqualTo(2 * MAX + 1);
             assertThat(meters.get("limiter.bans").tag("limit", "guarded").counter().count()).isEqualTo(1);
+            assertThat(decisions.bans).as("the ban's event, once").containsExactly("guarded:mallory");
+            assertThat(output.getOut()).contains("Rate limit 'guarded' ban: key 'mallory' went past 1 calls in its "
+                    + "window and is banned for PT10M (decided in this instance's memory while Redis cannot decide)");
             assertThat(output.getOut().lines().filter(line -> line.contains("in this instance's memory while Redis "
                     + "cannot decide: each instance"))).as("logged once").hasSize(1);
 
@@ -156,10 +161,17 @@ class LocalOnFailureIntegrationTests {
 
     }
 
-    /** Hears every decision, as an application's listener would. */
+    /** Hears every decision and every ban, as an application's listeners would. */
     static class Decisions implements RateLimitListener {
 
         private final List<Decision> bindings = new CopyOnWriteArrayList<>();
+
+        private final List<String> bans = new CopyOnWriteArrayList<>();
+
+        @EventListener
+        void banned(RateLimitBanEvent event) {
+            this.bans.add(event.limitId() + ":" + event.key());
+        }
 
         @Override
         public void onDecision(List<LimitRequest> requests, List<Decision> decisions, Decision binding,
