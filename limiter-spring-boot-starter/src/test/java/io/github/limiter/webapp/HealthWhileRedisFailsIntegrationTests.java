@@ -31,9 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What a load balancer that probes the application's health sees while the limiter's Redis is
- * down: an instance whose limits all fail open serves as well as any other could, so it stays in
- * service ({@code /actuator/health} 200, the limiter {@code DEGRADED}); one with a limit that fails
- * closed refuses those calls, so it is out ({@code DOWN}, 503). The probes' groups, as Spring Boot
+ * down: an instance whose limits all fail open (or decide in its memory, on-failure local: 200 up
+ * to max, then 429 with the local decision's headers) serves as well as any other could, so it
+ * stays in service ({@code /actuator/health} 200, the limiter {@code DEGRADED}); one with a limit
+ * that fails closed refuses those calls, so it is out ({@code DOWN}, 503). The probes' groups, as Spring Boot
  * advises for external systems, leave the limiter out: liveness and readiness stay 200. Each health
  * request is answered within a second, whether Redis was down at start or stops while the instance
  * runs. Spring Boot's own Redis indicator, left on, would take the first instance out too: the start
@@ -53,6 +54,15 @@ class HealthWhileRedisFailsIntegrationTests {
                 "--management.health.redis.enabled=false")) {
             LocalHttp http = http(context);
             assertThat(http.get("/reads?user=alice").statusCode()).as("a limited call, failing open").isEqualTo(200);
+            // a limit decided in the instance's memory: max 2, then 429 as from Redis, with its headers
+            HttpResponse<String> first = http.get("/quotes?user=alice");
+            assertThat(first.statusCode()).as("on-failure local").isEqualTo(200);
+            assertThat(first.headers().firstValue("X-RateLimit-Remaining")).hasValue("1");
+            assertThat(http.get("/quotes?user=alice").statusCode()).isEqualTo(200);
+            HttpResponse<String> refused = http.get("/quotes?user=alice");
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(refused.headers().firstValue("X-RateLimit-Remaining")).hasValue("0");
+            assertThat(refused.body()).contains("\"limitId\":\"quotes\"");
             HttpResponse<String> health = timed(() -> http.get("/actuator/health"));
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(JsonPath.<String>read(health.body(), "$.status")).isEqualTo("UP");
@@ -186,6 +196,12 @@ class HealthWhileRedisFailsIntegrationTests {
         @RateLimit(key = "#user", window = "1m", max = 10)
         public String read(@RequestParam String user) {
             return "read";
+        }
+
+        @GetMapping("/quotes")
+        @RateLimit(name = "quotes", key = "#user", window = "1m", max = 2, onFailure = OnFailure.LOCAL)
+        public String quote(@RequestParam String user) {
+            return "quote";
         }
 
     }
