@@ -76,6 +76,21 @@ record LimitSpec(String limitId, KeyExpression key, CostExpression cost, Limit l
         return (this.choice != null) ? this.choice.select(this.method, called, args) : this;
     }
 
+    /**
+     * The limit a call's request of this id counts under, among {@code specs} and the policies
+     * they choose per call; {@code null} if none has the id.
+     */
+    static @Nullable LimitSpec find(List<LimitSpec> specs, String limitId) {
+        for (LimitSpec declared : specs) {
+            for (LimitSpec spec : declared.variants()) {
+                if (spec.limitId().equals(limitId)) {
+                    return spec;
+                }
+            }
+        }
+        return null;
+    }
+
     /** The limits as declared: one, or one per policy a call can choose. */
     List<LimitSpec> variants() {
         return (this.choice != null) ? List.copyOf(this.choice.byPolicy().values()) : List.of(this);

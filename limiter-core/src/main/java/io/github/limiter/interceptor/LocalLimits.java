@@ -85,20 +85,39 @@ final class LocalLimits {
      * Decides a call Redis could not decide, under those of its limits that decide locally, and
      * tells the limiter's listeners and the call's (the meters, the events, the response headers).
      * @param requests the call's limits that decide locally; not empty
+     * @param share the share of each limit's {@code max} this instance allows, above 0 and at most 1
      * @param limiter the limiter whose listeners hear the decisions
      * @param listener the call's listener, or {@code null}
      * @return the binding decision, {@link Decision#local() local}
      */
-    Decision decide(List<LimitRequest> requests, RateLimiter limiter, @Nullable RateLimitListener listener) {
-        List<Decision> decisions = decide(requests);
+    Decision decide(List<LimitRequest> requests, double share, RateLimiter limiter,
+            @Nullable RateLimitListener listener) {
+        List<LimitRequest> shared = (share < 1) ? requests.stream().map((request) -> shared(request, share)).toList()
+                : requests;
+        List<Decision> decisions = decide(shared);
         Decision binding = Decision.binding(decisions);
         try {
-            limiter.decidedLocally(requests, decisions, binding, listener);
+            limiter.decidedLocally(shared, decisions, binding, listener);
         }
         catch (RuntimeException ex) {
             logger.error("Rate-limit listeners failed on a decision made locally", ex);
         }
         return binding;
+    }
+
+    /**
+     * A request as this instance counts it in memory: under its share of the limit's {@code max}
+     * (at least 1, and at least the call's cost, which a request may not exceed), and of its alert
+     * threshold and burst.
+     */
+    static LimitRequest shared(LimitRequest request, double share) {
+        Limit limit = request.limit();
+        long max = Math.max(Math.max((long) Math.floor(limit.max() * share), 1), request.cost());
+        long alertAt = (limit.alertAt() > 0) ? (long) Math.floor(limit.alertAt() * share) : 0;
+        long burst = (limit.burst() > 0) ? Math.max((long) Math.floor(limit.burst() * share), max) : 0;
+        Limit local = new Limit(limit.algorithm(), max, limit.window(), (alertAt > 0 && alertAt < max) ? alertAt : 0,
+                limit.banFor(), limit.mode(), limit.calendar(), limit.zone(), burst);
+        return new LimitRequest(request.limitId(), request.key(), local, request.cost());
     }
 
     /** Decides a call under every limit of {@code requests}: each limit's decision, in order. */

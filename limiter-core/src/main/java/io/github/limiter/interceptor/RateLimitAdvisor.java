@@ -233,10 +233,13 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
      * @param onFailure what a limited call gets while Redis cannot decide, unless its limit says
      * @param defaultPolicy the policy of a call whose {@code policy = "#{...}"} names none, or
      * {@code null} to refuse such a call with an {@link IllegalStateException}
+     * @param localShare the share of each limit's {@code max} an instance allows while it decides
+     * in memory ({@link OnFailure#LOCAL}), above 0 and at most 1: {@code 0.25} for four instances
+     * keeps the fleet near {@code max}
      * @since 0.1.0
      */
     public record Settings(Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure,
-            @Nullable String defaultPolicy) {
+            @Nullable String defaultPolicy, double localShare) {
 
         /**
          * Creates the settings.
@@ -244,11 +247,28 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
          * @param blankKey what a call whose key evaluates to nothing gets
          * @param onFailure what a limited call gets while Redis cannot decide, unless its limit says
          * @param defaultPolicy the policy of a call whose chosen policy is not defined, or {@code null}
+         * @param localShare the share of {@code max} an instance allows while it decides in memory
+         * @throws IllegalArgumentException if {@code localShare} is not above 0 and at most 1
          */
         public Settings {
             policies = Map.copyOf(policies);
             Objects.requireNonNull(blankKey, "blankKey must not be null");
             Objects.requireNonNull(onFailure, "onFailure must not be null");
+            if (!(localShare > 0 && localShare <= 1)) {
+                throw new IllegalArgumentException("localShare must be above 0 and at most 1, not " + localShare);
+            }
+        }
+
+        /**
+         * Creates the settings, each instance allowing all of {@code max} while it decides in memory.
+         * @param policies the named policies for {@code @RateLimit(policy = "...")}
+         * @param blankKey what a call whose key evaluates to nothing gets
+         * @param onFailure what a limited call gets while Redis cannot decide, unless its limit says
+         * @param defaultPolicy the policy of a call whose chosen policy is not defined, or {@code null}
+         */
+        public Settings(Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure,
+                @Nullable String defaultPolicy) {
+            this(policies, blankKey, onFailure, defaultPolicy, 1);
         }
 
         /**
@@ -258,7 +278,7 @@ public class RateLimitAdvisor extends AbstractPointcutAdvisor {
          * @param onFailure what a limited call gets while Redis cannot decide, unless its limit says
          */
         public Settings(Map<String, LimitPolicy> policies, BlankKey blankKey, OnFailure onFailure) {
-            this(policies, blankKey, onFailure, null);
+            this(policies, blankKey, onFailure, null, 1);
         }
 
     }

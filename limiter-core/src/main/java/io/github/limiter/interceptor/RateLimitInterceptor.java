@@ -3,7 +3,6 @@ package io.github.limiter.interceptor;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -366,27 +365,28 @@ final class RateLimitInterceptor implements MethodInterceptor {
         });
     }
 
-    /** Denied if an enforced limit denies on failure, else decided in memory by the local ones, else allowed. */
+    /**
+     * Denied if a limit of the call that is enforced denies on failure, else decided in memory
+     * under those that decide locally, else allowed uncounted.
+     */
     private Decision onFailure(List<LimitSpec> specs, List<LimitRequest> requests,
             @Nullable RateLimitListener listener) {
-        LimitRequest first = requests.get(0);
-        Set<String> local = new HashSet<>(0);
-        for (LimitSpec spec : specs) {
-            OnFailure choice = (spec.onFailure() != null) ? spec.onFailure() : this.settings.get().onFailure();
-            if (choice == OnFailure.DENY && spec.limit().mode() == Limit.Mode.ENFORCE) {
-                LimitRequest request = requests.stream()
-                    .filter(candidate -> candidate.limitId().equals(spec.limitId()))
-                    .findFirst()
-                    .orElse(first);
+        List<LimitRequest> locally = new ArrayList<>(0);
+        for (LimitRequest request : requests) {
+            // the limit as the call counts under it: of a policy chosen per call, the chosen one's
+            LimitSpec spec = LimitSpec.find(specs, request.limitId());
+            OnFailure choice = (spec != null && spec.onFailure() != null) ? spec.onFailure()
+                    : this.settings.get().onFailure();
+            if (choice == OnFailure.DENY && request.limit().mode() == Limit.Mode.ENFORCE) {
                 return Decision.unavailable(request.limitId(), request.key(), request.limit().max(), FAILURE_RETRY);
             }
             if (choice == OnFailure.LOCAL) {
-                local.add(spec.limitId());
+                locally.add(request);
             }
         }
-        List<LimitRequest> locally = requests.stream().filter(request -> local.contains(request.limitId())).toList();
+        LimitRequest first = requests.get(0);
         return locally.isEmpty() ? Decision.allow(first.limitId(), first.key(), first.limit().max(), 0, Duration.ZERO)
-                : this.localLimits.decide(locally, this.rateLimiter.get(), listener);
+                : this.localLimits.decide(locally, this.settings.get().localShare(), this.rateLimiter.get(), listener);
     }
 
 }

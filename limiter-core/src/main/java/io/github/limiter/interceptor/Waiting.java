@@ -62,14 +62,8 @@ final class Waiting {
         if (refused.outcome() == Decision.Outcome.ERROR) {
             return null;
         }
-        for (LimitSpec declared : specs) {
-            for (LimitSpec spec : declared.variants()) {
-                if (spec.limitId().equals(refused.limitId())) {
-                    return spec.maxWait();
-                }
-            }
-        }
-        return null;
+        LimitSpec spec = LimitSpec.find(specs, refused.limitId());
+        return (spec != null) ? spec.maxWait() : null;
     }
 
     /**

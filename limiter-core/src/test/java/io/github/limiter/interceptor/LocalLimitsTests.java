@@ -149,6 +149,29 @@ class LocalLimitsTests {
     }
 
     @Test
+    void anInstanceAllowsItsShareOfMaxAndOfTheAlertThreshold() {
+        Limit limit = Limit.of(20, Duration.ofMinutes(1)).withAlertAt(10);
+        LimitRequest request = LocalLimits.shared(LimitRequest.of("answers", "alice", limit), 0.25);
+        assertThat(request.limit().max()).isEqualTo(5);
+        assertThat(request.limit().alertAt()).isEqualTo(2);
+        List<Decision> decisions = new java.util.ArrayList<>();
+        for (int call = 0; call < 6; call++) {
+            decisions.addAll(this.local.decide(List.of(request)));
+        }
+        assertThat(decisions).extracting(Decision::allowed).containsExactly(true, true, true, true, true, false);
+        assertThat(decisions).filteredOn(Decision::alertRaised).singleElement()
+            .satisfies((third) -> assertThat(third.count()).isEqualTo(3));
+        // a share leaves at least one call, and the whole of a call's cost
+        Limit small = Limit.of(3, Duration.ofMinutes(1));
+        assertThat(LocalLimits.shared(LimitRequest.of("answers", "bob", small), 0.1).limit().max()).isEqualTo(1);
+        assertThat(LocalLimits.shared(new LimitRequest("answers", "bob", small, 2), 0.1).limit().max()).isEqualTo(2);
+        Limit bucket = Limit.of(10, Duration.ofSeconds(1)).withAlgorithm(Algorithm.TOKEN_BUCKET).withBurst(100);
+        assertThat(LocalLimits.shared(LimitRequest.of("partner", "p", bucket), 0.5).limit())
+            .satisfies((half) -> assertThat(half.max()).isEqualTo(5))
+            .satisfies((half) -> assertThat(half.burst()).isEqualTo(50));
+    }
+
+    @Test
     void atTheCapTheKeyUsedLeastRecentlyIsForgotten() {
         LocalLimits small = new LocalLimits(2, this.clock);
         Limit limit = Limit.of(5, Duration.ofMinutes(1));

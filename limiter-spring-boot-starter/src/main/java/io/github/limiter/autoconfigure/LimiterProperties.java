@@ -199,6 +199,11 @@ public class LimiterProperties implements Validator {
             errors.reject("limiter.default-policy", "limiter.default-policy = '" + properties.defaultPolicy
                     + "' is not a policy; defined policies: " + new TreeSet<>(properties.policies.keySet()));
         }
+        double localShare = properties.redis.getLocalShare();
+        if (!(localShare > 0 && localShare <= 1)) {
+            errors.reject("limiter.redis.local-share", "limiter.redis.local-share = '" + localShare + "' must be "
+                    + "above 0 and at most 1: the share of max each instance allows while it decides in memory");
+        }
         rejectUnlessPositive(errors, "limiter.redis.timeout", properties.redis.getTimeout());
         LimiterPolicyOverridesProperties overrides = properties.policyOverrides;
         rejectUnlessPositive(errors, "limiter.policy-overrides.poll-interval", overrides.getPollInterval());

@@ -43,6 +43,13 @@ public class LimiterRedisProperties {
     private OnFailure onFailure = OnFailure.ALLOW;
 
     /**
+     * Share of each limit's max (and alert-at and burst) an instance allows while it decides in
+     * memory (on-failure local), above 0 and at most 1: 0.25 for four instances keeps the fleet
+     * near max through an outage, without lowering the limit while Redis decides.
+     */
+    private double localShare = 1;
+
+    /**
      * Most commands the limiter's connection queues; more are refused at once rather than
      * waiting behind a stalled Redis.
      */
@@ -84,6 +91,14 @@ public class LimiterRedisProperties {
 
     public void setMaxReconnectDelay(Duration maxReconnectDelay) {
         this.maxReconnectDelay = maxReconnectDelay;
+    }
+
+    public double getLocalShare() {
+        return this.localShare;
+    }
+
+    public void setLocalShare(double localShare) {
+        this.localShare = localShare;
     }
 
     public OnFailure getOnFailure() {

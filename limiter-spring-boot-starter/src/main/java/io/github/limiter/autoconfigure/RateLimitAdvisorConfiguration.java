@@ -44,7 +44,8 @@ class RateLimitAdvisorConfiguration {
 
     private static RateLimitAdvisor.Settings settings(LimiterProperties properties) {
         return new RateLimitAdvisor.Settings(policies(properties), properties.getBlankKey(),
-                properties.getRedis().getOnFailure(), properties.getDefaultPolicy());
+                properties.getRedis().getOnFailure(), properties.getDefaultPolicy(),
+                properties.getRedis().getLocalShare());
     }
 
     private static Map<String, LimitPolicy> policies(LimiterProperties properties) {

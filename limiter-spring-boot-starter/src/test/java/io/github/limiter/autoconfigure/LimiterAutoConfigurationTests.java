@@ -470,6 +470,14 @@ class LimiterAutoConfigurationTests {
     }
 
     @Test
+    void aLocalShareOutsideZeroToOneFailsTheStart() {
+        assertStartFails("limiter.redis.local-share = '0.0' must be above 0 and at most 1",
+                "limiter.redis.local-share=0");
+        assertStartFails("limiter.redis.local-share = '1.5' must be above 0 and at most 1",
+                "limiter.redis.local-share=1.5");
+    }
+
+    @Test
     void policyWithoutWindowFailsTheStart() {
         assertStartFails("limiter.policies.answers.window = '' is not set; every limit needs a window or a calendar",
                 "limiter.policies.answers.max=20");

@@ -108,7 +108,8 @@ class LocalOnFailureIntegrationTests {
                         // refused locally, past max: the next call asks Redis again
                     }
                 }
-                while (decisions.latest().local() && System.nanoTime() - deadline < 0);
+                while (decisions.latest().local() && System.nanoTime() - deadline < 0
+                        && pause(Duration.ofMillis(1)));
                 assertThat(decisions.latest().local()).as("Redis decides again within 3 s").isFalse();
                 assertThat(output.getOut()).contains("decide in Redis again; the local counts of");
                 // the restarted Redis has no counts: the key used during the outage is Redis's, exactly
@@ -123,6 +124,34 @@ class LocalOnFailureIntegrationTests {
         finally {
             redis.close();
         }
+    }
+
+    @Test
+    void anInstanceStartedWhileRedisIsDownAllowsItsShareOfMax() throws Exception {
+        int nothingListens;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            nothingListens = socket.getLocalPort();
+        }
+        SpringApplication application = new SpringApplication(LocalApp.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        try (ConfigurableApplicationContext context = application.run("--spring.main.banner-mode=off",
+                "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + nothingListens,
+                "--limiter.redis.timeout=100ms", "--limiter.redis.on-failure=local",
+                "--limiter.redis.local-share=0.4", "--limiter.key-prefix=local-" + UUID.randomUUID() + ":")) {
+            Calls calls = context.getBean(Calls.class);
+            // 2 of max 5: what each of two or three instances may allow while Redis cannot decide
+            assertThat(Concurrency.countPassing(2, 4, () -> calls.limited("share"), RateLimitExceededException.class))
+                .isEqualTo(2);
+            RateLimitExceededException refused = refusal(() -> calls.limited("share"));
+            assertThat(refused.getDecision().local()).isTrue();
+            assertThat(refused.getLimit()).as("the limit it was refused under, as this instance counts it")
+                .isEqualTo(2);
+        }
+    }
+
+    private static boolean pause(Duration pause) {
+        java.util.concurrent.locks.LockSupport.parkNanos(pause.toNanos());
+        return true;
     }
 
     private static RateLimitExceededException refusal(Runnable call) {
