@@ -15,24 +15,15 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.InvalidRateLimitException;
 import io.github.limiter.OnFailure;
 import io.github.limiter.RateLimitExceededException;
-import io.github.limiter.RateLimiter;
 import io.github.limiter.annotation.RateLimit;
 import io.github.limiter.policy.LimitPolicy;
-import io.github.limiter.redis.RedisRateLimiter;
 import io.github.limiter.test.CallTimes;
-import io.github.limiter.test.RedisServerExtension;
+import io.github.limiter.test.Closer;
 import io.github.limiter.test.WithRedis;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
-
-import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.context.annotation.AnnotationConfigApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -47,24 +38,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @WithRedis
 class WaitingIntegrationTests {
 
-    private static final StringRedisTemplate redis = RedisServerExtension.template();
+    private static final LimitPolicy PARTNER = new LimitPolicy(null, Duration.ofMillis(300), 2L, null, null)
+        .withMaxWait(Duration.ofSeconds(2));
 
     // when the partner was called, by every caller of every context
     private static final CallTimes calledAt = new CallTimes();
 
-    private final List<AnnotationConfigApplicationContext> contexts = new ArrayList<>();
-
-    private final List<RedisRateLimiter> limiters = new ArrayList<>();
-
-    @AfterEach
-    void close() {
-        this.contexts.forEach(AnnotationConfigApplicationContext::close);
-        this.limiters.forEach(RedisRateLimiter::close);
-    }
+    @AutoClose
+    private final Closer closing = new Closer();
 
     @Test
     void aBlockingCallWaitsForTheNextWindowAndOneThatWouldWaitTooLongIsRefusedAtOnce() {
-        Partner partner = start(prefix()).getBean(Partner.class);
+        Partner partner = start(prefix()).bean(Partner.class);
         long start = System.nanoTime();
         for (int call = 0; call < 5; call++) {
             assertThat(partner.send("m" + call)).isEqualTo("m" + call);
@@ -82,7 +67,7 @@ class WaitingIntegrationTests {
 
     @Test
     void futuresAndMonosWaitWithoutAThreadAndAreRefusedPastMaxWait() throws Exception {
-        Partner partner = start(prefix()).getBean(Partner.class);
+        Partner partner = start(prefix()).bean(Partner.class);
         List<CompletableFuture<String>> futures = new ArrayList<>();
         for (int call = 0; call < 4; call++) {
             futures.add(partner.sendAsync("f" + call));
@@ -105,7 +90,7 @@ class WaitingIntegrationTests {
     @Test
     void callersOnTwoInstancesTakeTheRoomInTurnNeverOverMax() throws Exception {
         String prefix = prefix();
-        List<Partner> partners = List.of(start(prefix).getBean(Partner.class), start(prefix).getBean(Partner.class));
+        List<Partner> partners = List.of(start(prefix).bean(Partner.class), start(prefix).bean(Partner.class));
         calledAt.clear();
         ExecutorService callers = Executors.newFixedThreadPool(4);
         try {
@@ -134,7 +119,7 @@ class WaitingIntegrationTests {
 
     @Test
     void aBlockingCallOnAnEventLoopIsRefusedRatherThanSleepThere() {
-        Partner partner = start(prefix()).getBean(Partner.class);
+        Partner partner = start(prefix()).bean(Partner.class);
         Mono<String> onEventLoop = Mono.fromCallable(() -> partner.send("m")).subscribeOn(Schedulers.parallel());
         assertThat(onEventLoop.block(Duration.ofSeconds(5))).isEqualTo("m");
         assertThat(onEventLoop.block(Duration.ofSeconds(5))).isEqualTo("m");
@@ -158,7 +143,7 @@ class WaitingIntegrationTests {
 
     @Test
     void aPolicysMaxWaitApplies() {
-        Partner partner = start(prefix()).getBean(Partner.class);
+        Partner partner = start(prefix()).bean(Partner.class);
         for (int call = 0; call < 3; call++) {
             assertThat(partner.byPolicy("p" + call)).isEqualTo("p" + call);
         }
@@ -168,38 +153,13 @@ class WaitingIntegrationTests {
         return "waiting-" + UUID.randomUUID() + ":";
     }
 
-    private AnnotationConfigApplicationContext start(String prefix) {
+    private AdvisedBeans start(String prefix) {
         return start(prefix, Partner.class);
     }
 
-    private AnnotationConfigApplicationContext start(String prefix, Class<?> bean) {
-        RedisRateLimiter limiter = RedisRateLimiter.builder(redis).keyPrefix(prefix).build();
-        this.limiters.add(limiter);
-        AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
-        context.getBeanFactory().registerSingleton("rateLimiter", limiter);
-        context.register(AdvisorConfig.class, bean);
-        this.contexts.add(context);
-        context.refresh();
-        return context;
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class AdvisorConfig {
-
-        @Bean
-        static DefaultAdvisorAutoProxyCreator autoProxyCreator() {
-            return new DefaultAdvisorAutoProxyCreator();
-        }
-
-        @Bean
-        static RateLimitAdvisor rateLimitAdvisor(BeanFactory beanFactory) {
-            LimitPolicy partner = new LimitPolicy(null, Duration.ofMillis(300), 2L, null, null)
-                .withMaxWait(Duration.ofSeconds(2));
-            return new RateLimitAdvisor(() -> beanFactory.getBean(RateLimiter.class), beanFactory,
-                    () -> new RateLimitAdvisor.Settings(Map.of("partner", partner), BlankKey.REJECT,
-                            OnFailure.ALLOW));
-        }
-
+    private AdvisedBeans start(String prefix, Class<?> bean) {
+        return this.closing.add(new AdvisedBeans(prefix, new RateLimitAdvisor.Settings(Map.of("partner", PARTNER),
+                BlankKey.REJECT, OnFailure.ALLOW), bean));
     }
 
     public static class Partner {
