@@ -8,6 +8,7 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.CalendarWindow;
 import io.github.limiter.Limit;
 import io.github.limiter.OnFailure;
+import io.github.limiter.policy.LimitPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -191,26 +192,17 @@ public class LimiterPolicyProperties {
     }
 
     /**
-     * This limit of a policy's several, with what it leaves unset taken from the policy.
-     * @param policy the policy it is one of the limits of
-     * @return a copy, with the policy's values where this one has none
+     * The policy as the core's model has it, with its several limits, if any; those limits' own
+     * {@code limits} are left out (validation refuses them).
+     * @return the policy
      */
-    LimiterPolicyProperties over(LimiterPolicyProperties policy) {
-        LimiterPolicyProperties merged = new LimiterPolicyProperties();
-        boolean counted = this.window != null || this.calendar != null;
-        merged.algorithm = (this.algorithm != null) ? this.algorithm : policy.algorithm;
-        merged.window = counted ? this.window : policy.window;
-        merged.calendar = counted ? this.calendar : policy.calendar;
-        merged.zone = (this.zone != null) ? this.zone : policy.zone;
-        merged.mode = (this.mode != null) ? this.mode : policy.mode;
-        merged.onFailure = (this.onFailure != null) ? this.onFailure : policy.onFailure;
-        merged.max = (this.max != null) ? this.max : policy.max;
-        merged.alertAt = (this.alertAt != null) ? this.alertAt : policy.alertAt;
-        merged.banFor = (this.banFor != null) ? this.banFor : policy.banFor;
-        merged.burst = (this.burst != null) ? this.burst : policy.burst;
-        merged.maxWait = (this.maxWait != null) ? this.maxWait : policy.maxWait;
-        merged.limits = this.limits;
-        return merged;
+    LimitPolicy toPolicy() {
+        return single().withLimits(this.limits.stream().map(LimiterPolicyProperties::single).toList());
+    }
+
+    private LimitPolicy single() {
+        return new LimitPolicy(this.algorithm, this.window, this.max, this.alertAt, this.banFor, this.mode,
+                this.onFailure, this.calendar, this.zone, this.burst).withMaxWait(this.maxWait);
     }
 
 }

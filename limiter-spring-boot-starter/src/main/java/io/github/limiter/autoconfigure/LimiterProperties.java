@@ -10,6 +10,7 @@ import io.github.limiter.Algorithm;
 import io.github.limiter.CalendarWindow;
 import io.github.limiter.Limit;
 import io.github.limiter.LimitChecks;
+import io.github.limiter.policy.LimitPolicy;
 import io.github.limiter.OnFailure;
 import io.github.limiter.interceptor.BlankKey;
 import org.jspecify.annotations.Nullable;
@@ -185,14 +186,23 @@ public class LimiterProperties implements Validator {
     @Override
     public void validate(Object target, Errors errors) {
         LimiterProperties properties = (LimiterProperties) target;
-        properties.policies.forEach((name, policy) -> {
+        properties.policies.forEach((name, configured) -> {
             String prefix = "limiter.policies." + name + ".";
-            if (policy.getLimits().isEmpty()) {
+            boolean nested = false;
+            for (int i = 0; i < configured.getLimits().size(); i++) {
+                if (!configured.getLimits().get(i).getLimits().isEmpty()) {
+                    nested = true;
+                    errors.reject("limiter.policy", prefix + "limits[" + i + "].limits is set: a policy's limits are "
+                            + "one level deep");
+                }
+            }
+            LimitPolicy policy = configured.toPolicy();
+            if (policy.limits().isEmpty()) {
                 rejectPolicyProblems(prefix, policy, errors);
             }
-            for (int i = 0; i < policy.getLimits().size(); i++) {
+            for (int i = 0; i < policy.limits().size() && !nested; i++) {
                 // each of several limits, with what it leaves unset taken from its policy
-                rejectPolicyProblems(prefix + "limits[" + i + "].", policy.getLimits().get(i).over(policy), errors);
+                rejectPolicyProblems(prefix + "limits[" + i + "].", policy.limit(i), errors);
             }
         });
         if (properties.defaultPolicy != null && !properties.policies.containsKey(properties.defaultPolicy)) {
@@ -227,52 +237,49 @@ public class LimiterProperties implements Validator {
         }
     }
 
-    private static void rejectPolicyProblems(String prefix, LimiterPolicyProperties policy, Errors errors) {
-        Duration window = (policy.getCalendar() != null && policy.getWindow() == null)
-                ? policy.getCalendar().estimatedLength() : policy.getWindow();
-        for (LimitChecks.Problem problem : LimitChecks.problems(policy.getAlgorithm(), window, policy.getMax(),
-                policy.getAlertAt(), policy.getBanFor())) {
+    private static void rejectPolicyProblems(String prefix, LimitPolicy policy, Errors errors) {
+        Duration window = (policy.calendar() != null && policy.window() == null)
+                ? policy.calendar().estimatedLength() : policy.window();
+        for (LimitChecks.Problem problem : LimitChecks.problems(policy.algorithm(), window, policy.max(),
+                policy.alertAt(), policy.banFor())) {
             errors.reject("limiter.policy", prefix + problem.field().property() + " = '" + problem.value() + "' "
                     + problem.message());
         }
         rejectCalendarProblems(prefix, policy, errors);
-        if (policy.getBurst() != null) {
+        if (policy.burst() != null) {
             LimitChecks.Problem burst = LimitChecks.burstProblem(
-                    (policy.getAlgorithm() != null) ? policy.getAlgorithm() : Algorithm.FIXED_WINDOW,
-                    (window != null) ? window : Duration.ofMillis(1), (policy.getMax() != null) ? policy.getMax() : 1,
-                    policy.getBurst());
+                    (policy.algorithm() != null) ? policy.algorithm() : Algorithm.FIXED_WINDOW,
+                    (window != null) ? window : Duration.ofMillis(1), (policy.max() != null) ? policy.max() : 1,
+                    policy.burst());
             if (burst != null) {
                 errors.reject("limiter.policy", prefix + "burst = '" + burst.value() + "' " + burst.message());
             }
         }
-        if (policy.getMaxWait() != null && policy.getMaxWait().isNegative()) {
-            errors.reject("limiter.policy", prefix + "max-wait = '" + policy.getMaxWait() + "' is negative; a call "
+        if (policy.maxWait() != null && policy.maxWait().isNegative()) {
+            errors.reject("limiter.policy", prefix + "max-wait = '" + policy.maxWait() + "' is negative; a call "
                     + "waits from 0 (not at all) up to max-wait");
-        }
-        if (!policy.getLimits().isEmpty()) {
-            errors.reject("limiter.policy", prefix + "limits is set: a policy's limits are one level deep");
         }
     }
 
     /** A calendar excludes a window and other algorithms; a zone needs a calendar, and a zone id must name one. */
-    private static void rejectCalendarProblems(String prefix, LimiterPolicyProperties policy, Errors errors) {
-        String calendar = (policy.getCalendar() != null) ? policy.getCalendar().name().toLowerCase(Locale.ROOT) : null;
-        if (calendar != null && policy.getWindow() != null) {
+    private static void rejectCalendarProblems(String prefix, LimitPolicy policy, Errors errors) {
+        String calendar = (policy.calendar() != null) ? policy.calendar().name().toLowerCase(Locale.ROOT) : null;
+        if (calendar != null && policy.window() != null) {
             errors.reject("limiter.policy", prefix + "calendar = '" + calendar + "' excludes window ('"
-                    + policy.getWindow() + "'): a calendar policy counts calendar periods; set one of them");
+                    + policy.window() + "'): a calendar policy counts calendar periods; set one of them");
         }
-        if (calendar != null && policy.getAlgorithm() != null && policy.getAlgorithm() != Algorithm.FIXED_WINDOW) {
+        if (calendar != null && policy.algorithm() != null && policy.algorithm() != Algorithm.FIXED_WINDOW) {
             errors.reject("limiter.policy", prefix + "algorithm = '"
-                    + policy.getAlgorithm().name().toLowerCase(Locale.ROOT).replace('_', '-') + "' cannot count calendar "
+                    + policy.algorithm().name().toLowerCase(Locale.ROOT).replace('_', '-') + "' cannot count calendar "
                     + calendar + " periods: a calendar policy is a fixed window by nature");
         }
-        if (policy.getZone() != null && calendar == null) {
-            errors.reject("limiter.policy", prefix + "zone = '" + policy.getZone() + "' needs a calendar: set "
+        if (policy.zone() != null && calendar == null) {
+            errors.reject("limiter.policy", prefix + "zone = '" + policy.zone() + "' needs a calendar: set "
                     + prefix + "calendar (day, week, month or year)");
         }
-        String zoneProblem = (policy.getZone() != null) ? LimitChecks.zoneProblem(policy.getZone()) : null;
+        String zoneProblem = (policy.zone() != null) ? LimitChecks.zoneProblem(policy.zone()) : null;
         if (zoneProblem != null) {
-            errors.reject("limiter.policy", prefix + "zone = '" + policy.getZone() + "' " + zoneProblem);
+            errors.reject("limiter.policy", prefix + "zone = '" + policy.zone() + "' " + zoneProblem);
         }
     }
 

@@ -51,15 +51,8 @@ class RateLimitAdvisorConfiguration {
     private static Map<String, LimitPolicy> policies(LimiterProperties properties) {
         Map<String, LimitPolicy> policies = new LinkedHashMap<>();
         // LimiterProperties refused limits within limits: its validation runs when it is bound
-        properties.getPolicies().forEach((name, policy) -> policies.put(name, policy(policy)
-            .withLimits(policy.getLimits().stream().map(RateLimitAdvisorConfiguration::policy).toList())));
+        properties.getPolicies().forEach((name, policy) -> policies.put(name, policy.toPolicy()));
         return policies;
-    }
-
-    private static LimitPolicy policy(LimiterPolicyProperties policy) {
-        return new LimitPolicy(policy.getAlgorithm(), policy.getWindow(), policy.getMax(), policy.getAlertAt(),
-                policy.getBanFor(), policy.getMode(), policy.getOnFailure(), policy.getCalendar(), policy.getZone(),
-                policy.getBurst()).withMaxWait(policy.getMaxWait());
     }
 
     static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
